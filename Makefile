@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# Workspace of the per-sink CoreSight trace ID series for Linux 6.1.
+# Every target is a script in scripts/; see README.md.
+
+S := scripts
+
+.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode bisect bench clean
+
+all: setup
+
+setup:			## the whole job: install, base tree, series, kernel, perf
+	@bash $(S)/setup.sh
+
+test:			## every test; ends with "N passed, N failed"
+	@bash $(S)/test.sh
+
+ci:			## test, plus the bisect build and the KASAN/lockdep KUnit run
+	@bash $(S)/test.sh --ci
+
+apply:			## apply patches/ onto the base in build/linux
+	@bash $(S)/base.sh && bash $(S)/series.sh apply
+
+export:			## turn build/linux's commits since the base into patches/
+	@bash $(S)/series.sh export
+
+lint:
+	@bash $(S)/lint.sh
+
+kunit:
+	@bash $(S)/kunit.sh
+
+kunit-debug:
+	@bash $(S)/kunit.sh debug
+
+perf:
+	@bash $(S)/perf.sh
+
+decode:
+	@bash $(S)/decode-tests.sh
+
+bisect:
+	@bash $(S)/bisect.sh
+
+bench:			## decode benchmark: patched against stock 6.1 perf
+	@bash $(S)/bench.sh
+
+clean:			## remove build/ (the cached base stays in ~/.cache/cs-trace-id)
+	rm -rf build

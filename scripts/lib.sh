@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common paths and helpers for the workspace scripts. Source it, do not run it.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${CSID_BUILD:-$TOP/build}
+KSRC=$BUILD/linux
+LOGDIR=$BUILD/logs
+CACHE=${CSID_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cs-trace-id}
+RESULTS=${CSID_RESULTS:-$BUILD/results.txt}
+JOBS=${JOBS:-$(nproc)}
+
+# Build directories live inside the kernel tree so that Kbuild uses relative
+# source paths and ccache hits across clones in different folders.
+KUNIT_DIR=.kunit
+KUNIT_DEBUG_DIR=.kunit-debug
+LINT_DIR=.build-lint-arm64
+ARM32_DIR=.build-arm32
+PERF_DIR=$BUILD/perf-host
+STOCK_PERF_DIR=$CACHE/perf-stock
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_BASEDIR=$BUILD
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_NOHASHDIR=1
+
+mkdir -p "$BUILD" "$LOGDIR" "$CACHE"
+
+T0=${T0:-$(date +%s)}
+export T0
+
+elapsed() {
+	local s=$(($(date +%s) - T0))
+	printf '%02d:%02d' $((s / 60)) $((s % 60))
+}
+
+say() { printf '[%s] %s\n' "$(elapsed)" "$*"; }
+die() { printf '[%s] ERROR: %s\n' "$(elapsed)" "$*" >&2; exit 1; }
+
+# run_step NAME LOG CMD... : run CMD with output in LOG, print progress every
+# 30 s, and on failure the tail of LOG and its path. Returns CMD's status.
+run_step() {
+	local name=$1 log=$2 start pid rc
+	shift 2
+	start=$(date +%s)
+	say "$name ..."
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while ! wait_timeout "$pid" 30; do
+		say "  $name: still running, $(($(date +%s) - start)) s (log: $log)"
+	done
+	wait "$pid"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		say "$name FAILED after $(($(date +%s) - start)) s; last lines of $log:"
+		tail -n 25 "$log" | sed 's/^/    /'
+		say "  full log: $log"
+	else
+		say "$name done in $(($(date +%s) - start)) s"
+	fi
+	return "$rc"
+}
+
+# wait_timeout PID SECONDS: true once PID has exited, false on timeout.
+wait_timeout() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 1
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
+# result PASS|FAIL|SKIP NAME [DETAIL]: count one check of the test command.
+FAILED=0
+result() {
+	printf '%s %s\n' "$1" "$2" >>"$RESULTS"
+	[ "$1" != FAIL ] || FAILED=1
+	if [ "$1" = PASS ]; then
+		printf '  ok   %s\n' "$2"
+	elif [ "$1" = SKIP ]; then
+		printf '  skip %s%s\n' "$2" "${3:+: $3}"
+	else
+		printf '  FAIL %s%s\n' "$2" "${3:+: $3}"
+	fi
+}
+
+# check NAME LOG CMD...: run_step, then count the result.
+check() {
+	local name=$1
+	if run_step "$@"; then
+		result PASS "$name"
+	else
+		result FAIL "$name" "log: $2"
+	fi
+}
+
+base_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null
+}
+
+# Files of the kernel tree that the series changes (relative to the tree).
+touched_files() {
+	git -C "$KSRC" diff --name-only --diff-filter=AM base..HEAD -- "$@"
+}
+
+ARM64_MAKE=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+	    "CC=ccache aarch64-linux-gnu-gcc")
+ARM32_MAKE=(ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
+	    "CC=ccache arm-linux-gnueabihf-gcc")
+
+# One kernel build at a time on this machine, whoever starts it.
+with_build_lock() { (flock 9 && "$@") 9>/tmp/csid-build.lock; }
+
+kmake_arm64() { make -C "$KSRC" "${ARM64_MAKE[@]}" -j"$JOBS" "$@"; }
+kmake_arm32() { make -C "$KSRC" "${ARM32_MAKE[@]}" -j"$JOBS" "$@"; }

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Lint the series: checkpatch --strict on every patch, W=1 and sparse builds
+# of drivers/hwtracing/coresight for arm64 and 32-bit arm, coccicheck, and
+# kernel-doc over the files the series touches. Warnings already in the 6.1
+# base are a baseline (computed once per base version), not failures.
+#
+# Usage: lint.sh [checkpatch|arm64|arm32|cocci|kdoc]...   (default: all)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+CS=drivers/hwtracing/coresight
+BASELINE=$CACHE/lint-baseline-$(base_version)
+BASE_TREE=$BUILD/base-tree
+# Debian's python3 (with python3-ply) for checkpatch's SPDX check.
+export PATH=/usr/bin:$PATH
+
+# Drop line and column numbers so that moved code keeps its warnings equal.
+normalize() {
+	grep -E '(warning|error|WARNING|ERROR):' |
+		sed -E -e 's#^(\.\./)+##' -e 's#^([^: ]+):[0-9]+(:[0-9]+(-[0-9]+)?)?:#\1:#' |
+		grep -v -e '^make' -e 'Error [0-9]' | sort
+}
+
+# build_warnings TREE MAKEFN ODIR CONFIG: W=1 + sparse over $CS, all files.
+build_warnings() {
+	local tree=$1 makefn=$2 odir=$3 config=$4
+	local KSRC=$tree
+
+	$makefn O="$odir" KCONFIG_ALLCONFIG="$config" allnoconfig >/dev/null &&
+		rm -rf "${tree:?}/$odir/$CS" &&
+		with_build_lock $makefn O="$odir" W=1 C=2 "$CS/"
+}
+
+cocci_warnings() {
+	make -C "$1" coccicheck MODE=report M=$CS J="$JOBS" 2>&1 |
+		grep -E "^$CS/.*:[0-9]+:" || true
+}
+
+kdoc_warnings() {
+	local tree=$1 f
+	shift
+	for f in "$@"; do
+		[ -f "$tree/$f" ] && (cd "$tree" && scripts/kernel-doc -none "$f" 2>&1)
+	done
+	true
+}
+
+make_base_tree() {
+	if [ ! -d "$BASE_TREE/.git" ] && [ ! -f "$BASE_TREE/.git" ]; then
+		git -C "$KSRC" worktree prune
+		git -C "$KSRC" worktree add -q --detach "$BASE_TREE" base
+	fi
+}
+
+# baseline NAME OUT CMD...: the base's warnings of one step into OUT,
+# computed once per base version.
+baseline() {
+	local name=$1 out=$2
+	shift 2
+	mkdir -p "$BASELINE"
+	if [ ! -f "$BASELINE/$name.txt" ]; then
+		make_base_tree
+		run_step "lint: $name of the 6.1 base (baseline, once per version)" \
+			"$BASELINE/$name.log" "$@" "$BASE_TREE" || return 1
+		normalize <"$BASELINE/$name.log" >"$BASELINE/$name.tmp"
+		mv "$BASELINE/$name.tmp" "$BASELINE/$name.txt"
+	fi
+	cp "$BASELINE/$name.txt" "$out"
+}
+
+# compare NAME LOG BASELINE_FILE: count NAME as passed if LOG has no
+# warning that the baseline lacks.
+compare() {
+	local name=$1 log=$2 base=$3 new
+	new=$(comm -13 "$base" <(normalize <"$log"))
+	if [ -n "$new" ]; then
+		printf '%s\n' "$new" | sed 's/^/    new: /' | head -n 30
+		result FAIL "$name" "new warnings, log: $log"
+		return 1
+	fi
+	result PASS "$name"
+}
+
+# lint_step NAME CMD...: run CMD on the series tree and on the base tree.
+lint_step() {
+	local name=$1 log=$LOGDIR/lint-$1.log
+	shift
+	if ! baseline "$name" "$LOGDIR/lint-$name.base" "$@"; then
+		result FAIL "lint $name" "the base does not build, log: $BASELINE/$name.log"
+		return 1
+	fi
+	if ! run_step "lint: $name" "$log" "$@" "$KSRC"; then
+		result FAIL "lint $name" "build failed, log: $log"
+		return 1
+	fi
+	compare "lint $name" "$log" "$LOGDIR/lint-$name.base"
+}
+
+arm64_step() { build_warnings "$1" kmake_arm64 "$LINT_DIR" "$TOP/configs/arm64-coresight.config"; }
+arm32_step() { build_warnings "$1" kmake_arm32 "$ARM32_DIR" "$TOP/configs/arm32-coresight.config"; }
+
+checkpatch_all() {
+	local p n=0
+	for p in $(bash "$TOP/scripts/series.sh" list); do
+		n=$((n + 1))
+		if (cd "$KSRC" && scripts/checkpatch.pl --strict -q "$p") >"$LOGDIR/checkpatch.log" 2>&1; then
+			result PASS "checkpatch $(basename "$p")"
+		else
+			sed 's/^/    /' "$LOGDIR/checkpatch.log" | head -n 30
+			result FAIL "checkpatch $(basename "$p")"
+		fi
+	done
+	[ "$n" -gt 0 ] || say "checkpatch: no patches"
+}
+
+kdoc_step() {
+	local files
+	mapfile -t files < <(touched_files '*.c' '*.h')
+	if [ ${#files[@]} -eq 0 ]; then
+		result PASS "lint kernel-doc (no touched files)"
+		return
+	fi
+	make_base_tree
+	kdoc_warnings "$BASE_TREE" "${files[@]}" | normalize >"$LOGDIR/lint-kdoc.base"
+	kdoc_warnings "$KSRC" "${files[@]}" >"$LOGDIR/lint-kdoc.log"
+	compare "lint kernel-doc (${#files[@]} files)" "$LOGDIR/lint-kdoc.log" "$LOGDIR/lint-kdoc.base"
+}
+
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(checkpatch arm64 arm32 cocci kdoc)
+for s in "${steps[@]}"; do
+	case "$s" in
+	checkpatch) checkpatch_all ;;
+	arm64) lint_step arm64-W1-sparse arm64_step ;;
+	arm32) lint_step arm32-W1-sparse arm32_step ;;
+	cocci) lint_step coccicheck cocci_warnings ;;
+	kdoc) kdoc_step ;;
+	*) die "unknown lint step $s" ;;
+	esac
+done
+exit "$FAILED"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The whole job on a fresh machine: install what is missing, make the base
+# tree, apply patches/, build the arm64 kernel (with its KUnit suites, run
+# under QEMU) and the host perf, and show the result.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+S=$TOP/scripts
+: >"$RESULTS"
+
+bash "$S/deps.sh" || exit 1
+bash "$S/base.sh" || exit 1
+bash "$S/series.sh" apply || exit 1
+bash "$S/kunit.sh"
+bash "$S/perf.sh"
+
+image=$KSRC/$KUNIT_DIR/arch/arm64/boot/Image.gz
+echo
+echo "== Result ($(elapsed)) =="
+echo "base:    Debian linux-source-6.1 $(base_version), $(bash "$S/series.sh" list | wc -l) patches from patches/"
+git -C "$KSRC" log --format='         %h %s' base..HEAD
+if [ -f "$image" ]; then
+	echo "kernel:  $image ($(du -h "$image" | cut -f1), arm64, CoreSight + KUnit)"
+fi
+if [ -x "$PERF_DIR/perf" ]; then
+	echo "perf:    $PERF_DIR/perf ($("$PERF_DIR/perf" version), OpenCSD $(dpkg-query -W -f='${Version}' libopencsd-dev))"
+fi
+echo
+echo "KUnit (arm64, QEMU):"
+if [ -f "$LOGDIR/kunit-normal.log" ]; then
+	grep -E '^\[[0-9:]+\] (=+|\[(PASSED|FAILED|SKIPPED)\]|Testing complete)' \
+		"$LOGDIR/kunit-normal.log" | sed -E 's/^\[[0-9:]+\] /  /'
+fi
+failed=$(grep -c '^FAIL ' "$RESULTS")
+echo
+if [ "$failed" -gt 0 ]; then
+	echo "Failed:"
+	grep '^FAIL ' "$RESULTS" | sed 's/^FAIL /  /'
+	echo "logs: $LOGDIR"
+	exit 1
+fi
+echo "All built. Run the tests with: make test"

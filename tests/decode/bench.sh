@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Decode benchmark (not a timed test):
+#
+#   tests/decode/bench.sh PATCHED_PERF STOCK_PERF [WORKDIR] [RUNS]
+#
+# Prints decode wall time and peak RSS (/usr/bin/time -v) of the patched perf
+# against the stock 6.1 perf on a ~4 MB single-sink static-ID trace of 47
+# CPUs, side by side with their ratios, and the patched perf's own figures on
+# a 256-CPU / 4-sink trace of about the same size, with the time per decoded
+# sample of both traces. Each figure is the median of RUNS runs (default 5).
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+patched=${1:?usage: bench.sh PATCHED_PERF STOCK_PERF [WORKDIR] [RUNS]}
+stock=${2:?usage: bench.sh PATCHED_PERF STOCK_PERF [WORKDIR] [RUNS]}
+work=${3:-$(mktemp -d /tmp/csbench.XXXXXX)}
+runs=${4:-5}
+mkdir -p "$work"
+
+make -s -C "$repo/tools/csgen" O="$work" || exit 1
+[ -x "$work/prog" ] || "$here/mkelf.sh" "$work/prog" 256 || exit 1
+
+# ~4 MB each: 47 CPUs x 50000 branches, 256 CPUs x 9200 branches
+"$work/csgen" -o "$work/static47.data" -e "$work/prog" -c 47 -s 1 -H none -V 1 -a 50000 || exit 1
+"$work/csgen" -o "$work/multi256.data" -e "$work/prog" -c 256 -s 4 -a 9200 || exit 1
+
+# run1 PERF FILE: one decode, appends "wall cpu rss" to $work/bench.$(basename PERF-ID)
+run1() {
+	local p=$1 f=$2 tag=$3
+	/usr/bin/time -f "%e %U %S %M" -o "$work/bench.time" \
+		"$p" script -i "$f" --itrace=b -F cpu,pid,ip,sym >"$work/bench.$tag.out" 2>/dev/null ||
+		{ echo "perf failed on $f" >&2; return 1; }
+	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$work/bench.time" >>"$work/bench.$tag"
+}
+
+# median COLUMN TAG
+median() {
+	awk -v c="$1" '{ print $c }' "$work/bench.$2" | sort -g |
+		awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+
+rm -f "$work"/bench.stock "$work"/bench.patched "$work"/bench.multi
+# Interleave the runs so that load from elsewhere hits all alike
+for ((i = 0; i < runs; i++)); do
+	run1 "$stock" "$work/static47.data" stock || exit 1
+	run1 "$patched" "$work/static47.data" patched || exit 1
+	run1 "$patched" "$work/multi256.data" multi || exit 1
+done
+for tag in stock patched multi; do
+	eval "${tag}_wall=\$(median 1 $tag) ${tag}_cpu=\$(median 2 $tag) ${tag}_rss=\$(median 3 $tag)"
+	eval "${tag}_n=\$(grep -c func_cpu \"\$work/bench.\$tag.out\")"
+done
+
+size() { stat -c %s "$1" | awk '{ printf "%.1f MB", $1 / 1048576 }'; }
+
+echo "static trace: 47 CPUs, 1 sink, header v1, $(size "$work/static47.data"); median of $runs runs"
+printf '  %-8s %9s %9s %13s %10s\n' perf "wall (s)" "cpu (s)" "max RSS (kB)" samples
+for tag in stock patched; do
+	eval "printf '  %-8s %9s %9s %13s %10s\\n' $tag \$${tag}_wall \$${tag}_cpu \$${tag}_rss \$${tag}_n"
+done
+awk -v a="$patched_wall" -v b="$stock_wall" -v ac="$patched_cpu" -v bc="$stock_cpu" \
+    -v c="$patched_rss" -v d="$stock_rss" 'BEGIN {
+	printf "  ratio patched/stock: wall time %.3fx, cpu time %.3fx (target <= 1.05x), peak RSS %.3fx (target <= 1.5x)\n",
+		a / b, ac / bc, c / d }'
+echo "multi-sink trace: 256 CPUs, 4 sinks, HW_ID v0.1, $(size "$work/multi256.data")"
+printf '  %-8s %9s %9s %13s %10s\n' patched "$multi_wall" "$multi_cpu" "$multi_rss" "$multi_n"
+awk -v a="$multi_cpu" -v an="$multi_n" -v b="$patched_cpu" -v bn="$patched_n" 'BEGIN {
+	printf "  cpu time per decoded sample: multi-sink %.3f us, static %.3f us (ratio %.3fx)\n",
+		a / an * 1e6, b / bn * 1e6, (a / an) / (b / bn) }'
