@@ -25,8 +25,8 @@ build_perf() {
 # 6.1's "perf version --build-options" does not list OpenCSD: look at the
 # binary itself for the decoder library and its entry points.
 has_opencsd() {
-	readelf -d "$out/perf" | grep -q 'NEEDED.*libopencsd_c_api' &&
-		nm -D --undefined-only "$out/perf" | grep -q ocsd_dt_create_decoder
+	grep -q 'NEEDED.*libopencsd_c_api' <(readelf -d "$out/perf") &&
+		grep -qw ocsd_create_dcd_tree <(nm -D --undefined-only "$out/perf")
 }
 
 if ! run_step "$name: build host perf with CORESIGHT=1" "$log" build_perf; then
