@@ -19,13 +19,17 @@ log=$LOGDIR/kunit-$mode.log
 
 # 64 vCPUs so that CPUs without a legacy trace ID (48 and up) exist; more
 # than 8 need GICv3, and single-threaded TCG boots them fast on 2 cores.
+# Under KASAN and lockdep a 64-vCPU guest stalls bringing up its CPUs, so
+# the debug run uses 8 (its cases for CPUs from 48 on are skipped).
+smp=64
+[ "$mode" = debug ] && smp=8
 run_kunit() {
 	rm -f "$json"
 	cd "$KSRC" && with_build_lock python3 tools/testing/kunit/kunit.py run \
 		--arch=arm64 --cross_compile=aarch64-linux-gnu- \
 		--build_dir="$build_dir" "${configs[@]}" --jobs="$JOBS" \
 		--make_options "CC=ccache aarch64-linux-gnu-gcc" \
-		--qemu_args="-machine virt,gic-version=3 -smp 64 -accel tcg,thread=single" \
+		--qemu_args="-machine virt,gic-version=3 -smp $smp -accel tcg,thread=single" \
 		--timeout=900 --json="$json"
 }
 
@@ -63,7 +67,15 @@ if [ "$n" -eq 0 ]; then
 elif [ "$rc" -ne 0 ] && [ "$FAILED" = 0 ]; then
 	result FAIL "kunit $mode" "kunit.py exited $rc, log: $log"
 fi
-if [ "$mode" = debug ] && grep -qE 'BUG: KASAN|WARNING: possible|INFO: possible|lockdep' "$log"; then
-	result FAIL "kunit $mode: KASAN/lockdep report" "see $log"
+# kunit.py keeps the guest's console in test.log of the build directory.
+console=$KSRC/$build_dir/test.log
+reports='BUG: KASAN|WARNING: possible|INFO: possible|BUG: sleeping function|BUG: spinlock|WARNING: suspicious RCU'
+if [ "$mode" = debug ]; then
+	if grep -qE "$reports" "$console" "$log"; then
+		grep -m5 -E "$reports" "$console" "$log" | sed 's/^/    /'
+		result FAIL "kunit $mode: no KASAN or lockdep report" "see $console"
+	else
+		result PASS "kunit $mode: no KASAN or lockdep report"
+	fi
 fi
 exit "$FAILED"
