@@ -35,10 +35,11 @@ for c in $commits; do
 	files=$(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c")
 	name="bisect $i/$total: $subject"
 	ok=1
-	if echo "$files" | grep -qv '^tools/'; then
+	# here-strings, not pipes: grep -q closing early must not fail pipefail
+	if grep -qv '^tools/' <<<"$files"; then
 		run_step "$name: kernel" "$LOGDIR/bisect-$i-kernel.log" build_kernel || ok=0
 	fi
-	if [ "$ok" = 1 ] && echo "$files" | grep -qE '^(tools/|include/uapi/|arch/[^/]+/include/uapi/)'; then
+	if [ "$ok" = 1 ] && grep -qE '^(tools/|include/uapi/|arch/[^/]+/include/uapi/)' <<<"$files"; then
 		CSID_RESULTS=/dev/null bash "$TOP/scripts/perf.sh" "$TREE" "$BUILD/perf-bisect" "perf-bisect-$i" \
 			>"$LOGDIR/bisect-$i-perf.out" 2>&1 || ok=0
 		[ "$ok" = 1 ] || tail -n 5 "$LOGDIR/bisect-$i-perf.out"

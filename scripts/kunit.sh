@@ -71,7 +71,9 @@ fi
 console=$KSRC/$build_dir/test.log
 reports='BUG: KASAN|WARNING: possible|INFO: possible|BUG: sleeping function|BUG: spinlock|WARNING: suspicious RCU'
 if [ "$mode" = debug ]; then
-	if grep -qE "$reports" "$console" "$log"; then
+	if [ ! -s "$console" ]; then
+		result FAIL "kunit $mode: no KASAN or lockdep report" "no guest console in $console"
+	elif grep -qE "$reports" "$console" "$log"; then
 		grep -m5 -E "$reports" "$console" "$log" | sed 's/^/    /'
 		result FAIL "kunit $mode: no KASAN or lockdep report" "see $console"
 	else
