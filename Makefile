@@ -4,7 +4,7 @@
 
 S := scripts
 
-.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode bisect bench clean
+.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board128 bisect bench clean
 
 all: setup
 
@@ -37,6 +37,12 @@ perf:
 
 decode:
 	@bash $(S)/decode-tests.sh
+
+board:			## simulated 16-CPU, 2-sink board: perf record in QEMU, decode, table
+	@bash $(S)/board.sh board16
+
+board128:		## 128 CPUs on 2 sinks, and on one sink with too few IDs
+	@bash $(S)/board.sh board128
 
 bisect:
 	@bash $(S)/bisect.sh

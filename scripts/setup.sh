@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The whole job on a fresh machine: install what is missing, make the base
 # tree, apply patches/, build the arm64 kernel (with its KUnit suites, run
-# under QEMU) and the host perf, and show the result.
+# under QEMU) and the host perf, boot the simulated 16-CPU, 2-sink CoreSight
+# board in QEMU with `perf record -e cs_etm// -a`, decode it on the host and
+# show the result.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -14,6 +16,7 @@ bash "$S/base.sh" || exit 1
 bash "$S/series.sh" apply || exit 1
 bash "$S/kunit.sh"
 bash "$S/perf.sh"
+bash "$S/board.sh" board16
 
 image=$KSRC/$KUNIT_DIR/arch/arm64/boot/Image.gz
 echo
@@ -31,6 +34,14 @@ echo "KUnit (arm64, QEMU):"
 if [ -f "$LOGDIR/kunit-normal.log" ]; then
 	grep -E '^\[[0-9:]+\] (=+|\[(PASSED|FAILED|SKIPPED)\]|Testing complete)' \
 		"$LOGDIR/kunit-normal.log" | sed -E 's/^\[[0-9:]+\] /  /'
+fi
+table=$LOGDIR/board16-default.table
+if [ -s "$table" ]; then
+	echo
+	echo "Simulated board, 16 CPUs on 2 sinks: perf record -e cs_etm// -a in QEMU, decoded here"
+	echo "(trace ID: allocated by the kernel / used by the decoder; markers: every sample of"
+	echo " the CPU's marker thread csboard/<cpu> decoded on that CPU):"
+	cat "$table"
 fi
 failed=$(grep -c '^FAIL ' "$RESULTS")
 echo

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The test command: prepare the tree from patches/, lint the series, run the
-# KUnit suites under QEMU, build perf and run the decode tests. Ends with
+# KUnit suites under QEMU, build perf, run the decode tests and the
+# simulated board end to end (16 and 128 CPUs). Ends with
 # "N passed, N failed" and exits non-zero if anything failed.
 #
 # Usage: test.sh [--ci]   --ci adds the bisect build of every patch and the
@@ -27,6 +28,7 @@ bash "$S/perf.sh"
 if [ -x "$TOP/tests/decode/run.sh" ]; then
 	bash "$S/decode-tests.sh"
 fi
+bash "$S/board.sh" board16 board128
 if [ "$ci" = 1 ]; then
 	if [ "$npatches" -gt 1 ]; then
 		bash "$S/bisect.sh"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Cross-build a static arm64 perf from the series tree for the QEMU guest
+# (it only records, so no OpenCSD, no scripting, no DWARF) and check that
+# the binary is a statically linked aarch64 executable.
+#
+# Usage: perf-arm64.sh            output: $BUILD/perf-arm64/perf
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$BUILD/perf-arm64
+bin=$out/perf
+log=$LOGDIR/perf-arm64-build.log
+
+# Only the "perf" target: the default one also builds shared objects
+# (libperf-jvmti.so, ...) that cannot link with -static. Every optional
+# library that Debian has no static arm64 build of installed is switched off
+# explicitly, so that the result does not depend on what feature detection
+# happens to find; libelf and zlib (libelf-dev:arm64, zlib1g-dev:arm64) stay.
+PERF_FLAGS=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+	    "CC=ccache aarch64-linux-gnu-gcc" LDFLAGS=-static
+	    NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JEVENTS=1 NO_LIBTRACEEVENT=1
+	    NO_JVMTI=1 NO_LIBBPF=1 NO_DWARF=1 NO_LIBDW_DWARF_UNWIND=1
+	    NO_LIBUNWIND=1 NO_SLANG=1 NO_GTK2=1 NO_LIBNUMA=1 NO_LIBAUDIT=1
+	    NO_LIBCRYPTO=1 NO_LIBBABELTRACE=1 NO_LZMA=1 NO_LIBZSTD=1 NO_LIBCAP=1
+	    NO_SDT=1 NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1)
+
+build() {
+	mkdir -p "$out"
+	with_build_lock make -C "$KSRC/tools/perf" O="$out" "${PERF_FLAGS[@]}" \
+		-j"$JOBS" perf
+}
+
+# Up to date: the binary is newer than every file of tools/ and than this
+# script (which holds the flags).
+up_to_date() {
+	[ -x "$bin" ] && [ -z "$(find "$KSRC/tools" "$0" -newer "$bin" -print -quit)" ]
+}
+
+if up_to_date; then
+	say "perf arm64: $bin is up to date"
+elif ! run_step "perf arm64: static cross build" "$log" build; then
+	result FAIL "perf arm64 build" "log: $log"
+	exit 1
+fi
+
+desc=$(file -b "$bin" 2>&1)
+case "$desc" in
+*aarch64*statically\ linked* | *aarch64*static-pie\ linked*)
+	say "perf arm64: $desc"
+	result PASS "perf arm64 build"
+	;;
+*)
+	result FAIL "perf arm64 build" "$bin is not a static aarch64 binary: $desc"
+	;;
+esac
+exit "$FAILED"
