@@ -15,9 +15,15 @@
 # for the clusters, then simsink<N> for the global sink.
 set -euo pipefail
 
-ncpus=${1:?usage: board-dts.sh NCPUS NCLUSTERS [global]}
-nclusters=${2:?usage: board-dts.sh NCPUS NCLUSTERS [global]}
+usage="usage: board-dts.sh NCPUS NCLUSTERS [global]"
+ncpus=${1:-}
+nclusters=${2:-}
 global=${3:-}
+if ! [[ $ncpus =~ ^[1-9][0-9]*$ && $nclusters =~ ^[1-9][0-9]*$ ]] ||
+   [[ -n $global && $global != global ]]; then
+	echo "$usage" >&2
+	exit 1
+fi
 if [ $((ncpus % nclusters)) -ne 0 ]; then
 	echo "board-dts.sh: $ncpus CPUs do not split into $nclusters clusters" >&2
 	exit 1

@@ -66,13 +66,15 @@ reset_stats() {
 }
 
 for spec in $(echo "$sessions" | tr ',' ' '); do
-	name=${spec%%:*}
-	rest=${spec#*:}
-	sink=${rest%%:*}
-	ram=${rest#*:}
+	IFS=: read -r name sink ram <<-EOF
+	$spec
+	EOF
 	event=cs_etm//
-	[ "$sink" = - ] || event=cs_etm/@$sink/
-	echo "${ram:-0}" >/sys/module/csboard/parameters/ram_use_kb
+	[ "${sink:--}" = - ] || event=cs_etm/@$sink/
+	if ! echo "${ram:-0}" >/sys/module/csboard/parameters/ram_use_kb; then
+		echo "bad session $spec" >$out/$name.log
+		continue
+	fi
 	reset_stats
 	dmesg -c >/dev/null
 	echo "board: perf record -e $event -a (session $name, sink RAM limit ${ram:-0} KiB)"

@@ -1,101 +1,151 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# report.sh PERF VMLINUX DIR SESSION [MODE]
+# report.sh PERF VMLINUX DIR SESSION MODE NCPUS NSINKS
 #
 # Decodes DIR/SESSION.data (recorded in the board guest by tests/board/
 # init.sh) with the host PERF and the guest's VMLINUX, prints a table of
-# every CPU (sink, trace IDs, bytes, samples, markers), then one line per
-# check, "PASS name" or "FAIL name: detail".
+# every CPU, then one line per check: "PASS name" or "FAIL name<TAB>detail".
+# Exits non-zero if a check failed.
 #
-# The expected values come from the guest's simulated devices
-# (DIR/SESSION.stats, what each source wrote with which trace ID into which
-# sink) and from the topology, never from perf's output: each source
-# writes trace whose CONTEXTID is the PID of its marker thread
-# "csboard/<cpu>", so a sample of csboard/<c> must be on CPU c.
+# The expected values come from the topology (NCPUS sources, NSINKS sinks)
+# and from what the guest's simulated devices say they did (SESSION.stats:
+# which source wrote how many branches with which trace ID into which
+# sink), never from perf's output. Each source writes trace whose
+# CONTEXTID is the PID of its marker thread "csboard/<cpu>", so a sample of
+# csboard/<c> must be on CPU c.
 #
-# MODE: "all" (default): every CPU is decoded, one sample per branch its
-# source wrote; "shared": the same, and some trace IDs must be in use on
-# more than one sink (CPUs from 48 on, on two sinks); "lossy": the sinks'
-# trace RAM wrapped, so only some trace survives, but none may be
-# misattributed; "untraced:FIRST-LAST": those CPUs must not be traced
-# (their sink had no trace ID left for them), all others are decoded.
+# MODE:
+#   all      every CPU decoded, one sample per branch its source wrote
+#   shared   the same, and some trace IDs are in use on more than one sink
+#            (only CPUs from 48 on, which have no legacy ID, can share)
+#   lossy    the sinks' trace RAM wrapped: every AUX record is flagged
+#            truncated and starts with a barrier packet; what survives is
+#            not misattributed
+#   untraced:FIRST-LAST  those CPUs are not traced (their sink had no trace
+#            ID left), all others are decoded as in "all"
 #
-# Table columns: sink and sink ID the CPU's trace went to; the trace ID
-# the kernel gave the CPU's source and the one perf's decoder used for it
-# (from the HW_ID records); trace bytes and taken branches the source
-# wrote; branch samples perf decoded on that CPU; markers: "ok" when every
-# sample of csboard/<cpu> is on that CPU and there is at least one.
+# Table columns: sink and sink ID the CPU's trace went to; the trace ID the
+# kernel gave the CPU's source and the one perf's decoder used for it (from
+# the HW_ID records); trace bytes and taken branches the source wrote;
+# branch samples perf decoded on that CPU; markers: "ok" when every sample
+# of csboard/<cpu> is on that CPU and there is at least one.
 set -uo pipefail
 
-perf=${1:?usage: report.sh PERF VMLINUX DIR SESSION [MODE]}
-vmlinux=${2:?}
-dir=${3:?}
-name=${4:?}
-mode=${5:-all}
+usage="usage: report.sh PERF VMLINUX DIR SESSION MODE NCPUS NSINKS"
+perf=${1:?$usage}
+vmlinux=${2:?$usage}
+dir=${3:?$usage}
+name=${4:?$usage}
+mode=${5:?$usage}
+ncpus=${6:?$usage}
+nsinks=${7:?$usage}
+data=$dir/$name.data
 untraced=
 case "$mode" in
 untraced:*) untraced=${mode#untraced:} ;;
 all|shared|lossy) ;;
 *) echo "report.sh: unknown mode $mode" >&2; exit 2 ;;
 esac
-data=$dir/$name.data
 
-check() { # check NAME OK DETAIL
-	if [ "$2" = 1 ]; then echo "PASS $1"; else echo "FAIL $1: $3"; fi
-}
+failed=0
+pass() { echo "PASS $name: $1"; }
+fail() { printf 'FAIL %s: %s\t%s\n' "$name" "$1" "$2"; failed=1; }
 
 if ! grep -q '^exit 0$' "$dir/$name.log" 2>/dev/null; then
-	check "$name: perf record in the guest" 0 "$(tail -n 3 "$dir/$name.log" 2>/dev/null | tr '\n' ' ')"
+	fail "perf record in the guest" "$(tail -n 3 "$dir/$name.log" 2>/dev/null | tr '\n' ' ')"
 	exit 1
 fi
-check "$name: perf record in the guest" 1
-if [ ! -s "$data" ]; then
-	check "$name: perf.data came back" 0 "no $data"
+pass "perf record in the guest"
+if [ ! -s "$data" ] || [ ! -s "$dir/$name.stats" ]; then
+	fail "perf.data and statistics came back" "no $data or $dir/$name.stats"
 	exit 1
+fi
+
+# Kernel messages of the session: the expected "No free trace ID" errors
+# only, no warning or oops
+if grep -E 'WARNING:|BUG:|Oops|Call trace:|possible .*lock' "$dir/$name.dmesg" >"$dir/$name.warnings"; then
+	fail "no kernel warning" "$(head -n 1 "$dir/$name.warnings")"
+else
+	pass "no kernel warning"
 fi
 
 # Samples: comm, tid, [cpu], ip, symbol
 "$perf" script -i "$data" --vmlinux="$vmlinux" --itrace=b \
 	-F comm,tid,cpu,ip,sym >"$dir/$name.script" 2>"$dir/$name.script.err"
-script_rc=$?
-# What the decoder made of the HW_ID records: queue, trace ID, CPU, sink
-"$perf" report -D -i "$data" 2>/dev/null |
-	grep -E 'decoder for trace ID|PERF_RECORD_AUX_OUTPUT_HW_ID' >"$dir/$name.decoders"
-check "$name: perf script decodes the trace" "$([ $script_rc -eq 0 ] && echo 1)" \
-	"exit $script_rc: $(head -n 2 "$dir/$name.script.err" | tr '\n' ' ')"
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail "perf script decodes the trace" "exit $rc: $(head -n 2 "$dir/$name.script.err" | tr '\n' ' ')"
+	exit 1
+fi
+pass "perf script decodes the trace"
 
-awk -v untraced="$untraced" -v lossy="$([ "$mode" = lossy ] && echo 1)" \
-    -v want_shared="$([ "$mode" = shared ] && echo 1)" -v name="$name" '
+# The records, and what the decoder made of the HW_ID records: for each
+# queue, which trace ID it decodes as which CPU of which sink
+"$perf" report -D -i "$data" 2>/dev/null |
+	grep -E 'decoder for trace ID|PERF_RECORD_AUX' >"$dir/$name.dump"
+
+# lossy: the sinks lost trace, so each AUX buffer they filled must be
+# flagged truncated and start with the barrier that resynchronises the
+# decoder (four 0x7fffffff words), read straight from perf.data
+if [ "$mode" = lossy ]; then
+	barrier="ffffff7fffffff7fffffff7fffffff7f"
+	nbuf=0 nbad=0
+	while read -r off hdr size; do
+		[ $((size)) -gt 0 ] || continue
+		nbuf=$((nbuf + 1))
+		got=$(od -A n -t x1 -v -j $((off + hdr)) -N 16 "$data" | tr -d ' \n')
+		[ "$got" = "$barrier" ] || nbad=$((nbad + 1))
+	done < <(awk '/PERF_RECORD_AUXTRACE size:/ { h = $4; gsub(/[\[\]:]/, "", h); print $3, h, $7 }' "$dir/$name.dump")
+	ntrunc=$(grep -c 'PERF_RECORD_AUX offset:.*\[T\]' "$dir/$name.dump")
+	if [ "$nbuf" -eq 0 ] || [ "$nbad" -ne 0 ]; then
+		fail "lost trace starts with a barrier" "$nbad of $nbuf AUX buffers do not"
+	else
+		pass "lost trace starts with a barrier"
+	fi
+	if [ "$ntrunc" -lt "$nbuf" ]; then
+		fail "lost trace flagged truncated" "$ntrunc of $nbuf AUX records"
+	else
+		pass "lost trace flagged truncated"
+	fi
+fi
+
+awk -v untraced="$untraced" -v mode="$mode" -v name="$name" \
+    -v ncpus="$ncpus" -v nsinks="$nsinks" '
 function hex(s,   i, v) {
 	v = 0; s = tolower(s); sub(/^0x/, "", s)
 	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 	return v
 }
-function fail(n, d) { printf "FAIL %s: %s: %s\n", name, n, d; failed = 1 }
+function fail(n, d) { printf "FAIL %s: %s\t%s\n", name, n, d; failed = 1 }
 function pass(n) { printf "PASS %s: %s\n", name, n }
-FILENAME ~ /stats$/ && $1 == "sink" { sinkid[$2] = $3; sinkbytes[$2] = $4; wraps[$2] = $5; next }
+function check(ok, n, d) { if (ok) pass(n); else fail(n, d) }
+FILENAME ~ /stats$/ && $1 == "sink" { nsink++; sinkid[$2] = $3; sinkbytes[$2] = $4; lost[$2] = $5; next }
 FILENAME ~ /stats$/ && $1 == "etm" {
 	cpu = $2; ncpu++
 	sink[cpu] = $3; kid[cpu] = $4; bytes[cpu] = $5; atoms[cpu] = $6
 	next
 }
-FILENAME ~ /decoders$/ && /decoder for trace ID/ {
+FILENAME ~ /dump$/ && /decoder for trace ID/ {
 	# queue Q (buffer CPU B): decoder for trace ID 0xNN: CPU C, sink 0xSS
-	id = $10; sub(/:$/, "", id); c = $12; sub(/,$/, "", c); s = $14
-	key = c
-	if (key in did && did[key] != id) conflict[key] = 1
-	did[key] = id; dsink[key] = s
+	b = $5; sub(/\):$/, "", b); id = $10; sub(/:$/, "", id)
+	c = $12; sub(/,$/, "", c); s = $14
+	ndec++
+	did[c] = id
+	# the ID and sink the kernel gave CPU c, and the sink of the buffer
+	if (hex(id) != kid[c] || s != sinkid[sink[c]] || s != sinkid[sink[b]]) {
+		baddec++
+		if (!firstbad) firstbad = $0
+	}
 	next
 }
 FILENAME ~ /script$/ {
 	for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) break
 	if (i > NF) next
 	c = substr($i, 2, length($i) - 2) + 0
-	comm = $1
-	if (comm !~ /^csboard\//) { other[c]++; next }
-	m = substr(comm, 9) + 0
-	if (m != c) { wrong[m]++; if (!firstwrong) firstwrong = $0; next }
+	if ($1 !~ /^csboard\//) { other++; next }
+	m = substr($1, 9) + 0
+	if (m != c) { wrong++; if (!firstwrong) firstwrong = $0; next }
 	# ip 0: the sample perf makes where a trace starts, not a branch
 	if ($(i + 1) !~ /^0+$/) good[c]++
 	next
@@ -105,14 +155,12 @@ END {
 	printf "%-4s %-9s %-10s %-9s %-10s %8s %8s %8s  %s\n", "CPU", "sink", "sink ID", \
 	       "kernel ID", "decoder ID", "bytes", "branches", "samples", "markers"
 	for (c = 0; c < ncpu; c++) {
-		expect_out = untraced != "" && c >= u[1] && c <= u[2]
-		if (expect_out) {
-			mark = (bytes[c] || good[c] || wrong[c]) ? "TRACED" : "not traced (expected)"
-			if (bytes[c] || good[c]) bad_untraced++
-		} else if (wrong[c]) {
-			mark = sprintf("WRONG: %d samples on other CPUs", wrong[c])
+		out = untraced != "" && c >= u[1] && c <= u[2]
+		if (out) {
+			mark = (bytes[c] || good[c]) ? "TRACED" : "not traced (expected)"
+			if (bytes[c] || good[c]) traced_out++
 		} else if (!good[c]) {
-			mark = lossy ? "lost (trace RAM wrapped)" : "MISSING"
+			mark = mode == "lossy" ? "lost (trace RAM wrapped)" : "MISSING"
 			missing++
 		} else {
 			mark = "ok"
@@ -121,60 +169,44 @@ END {
 		printf "%-4d %-9s %-10s %-9s %-10s %8d %8d %8d  %s\n", c, sink[c], sid, \
 		       kid[c] ? sprintf("0x%02x", kid[c]) : "-", (c in did) ? did[c] : "-", \
 		       bytes[c], atoms[c], good[c], mark
-		if (!expect_out) {
-			traced++
-			# with lost trace, a CPU may have no decoder at all
-			if (lossy && !(c in did)) { } else {
-				if (!(c in did) || hex(did[c]) != kid[c] || conflict[c]) idbad++
-				if (!(c in did) || dsink[c] != sid) sinkbad++
-			}
-			if (good[c] > atoms[c]) toomany++
-			if (good[c] != atoms[c]) notall++
-			total_atoms += atoms[c]; total_good += good[c]
-			users[sink[c]]++
-			ids[sink[c] " " kid[c]]++
-			seen[kid[c]] = seen[kid[c]] (seen[kid[c]] ? "," : "") sink[c]
-		}
+		if (out)
+			continue
+		traced++
+		if (!(c in did) && mode != "lossy") nodec++
+		if (good[c] > atoms[c]) toomany++
+		if (good[c] != atoms[c]) miscount++
+		total_atoms += atoms[c]; total_good += good[c]
+		if (++per_sink_id[sink[c] " " kid[c]] == 2) dup++
+		if (!(kid[c] in id_sink)) id_sink[kid[c]] = sink[c]
+		else if (id_sink[kid[c]] != sink[c] && !(kid[c] in shared_id)) { shared_id[kid[c]] = 1; shared++ }
 	}
-	for (s in wraps) if (wraps[s]) wrapped = wrapped " " s
-	nwrong = 0; for (c in wrong) nwrong += wrong[c]
-	nother = 0; for (c in other) nother += other[c]
-	shared = 0; for (id in seen) if (seen[id] ~ /,/) shared++
+	for (s in lost) if (lost[s]) nlost++
+	for (s in sinkbytes) if (sinkbytes[s]) nfull++
 	printf "%d CPUs traced, %d samples of %d branches written", traced, total_good, total_atoms
-	if (wrapped != "") printf "; trace RAM wrapped in:%s", wrapped
-	printf "; %d trace IDs are used on more than one sink\n", shared
+	printf "; %d trace IDs in use on more than one sink", shared
+	if (nlost) printf "; %d sinks lost trace", nlost
+	printf "\n"
 
-	if (!ncpu) fail("sources", "no statistics from the guest")
-	if (nwrong || nother) fail("every sample on the CPU that produced it", \
-		sprintf("%d misattributed, %d without a marker; first: %s", nwrong, nother, firstwrong))
-	else pass("every sample on the CPU that produced it")
-	if (lossy) {
-		if (!total_good) fail("some trace decoded", "no sample")
-		else pass("some trace decoded")
-		nwrapped = 0; nsinks = 0
-		for (s in wraps) { if (sinkbytes[s]) nsinks++; if (wraps[s]) nwrapped++ }
-		if (!nwrapped || nwrapped < nsinks) fail("every sink with trace wrapped", nwrapped " of " nsinks)
-		else pass("every sink with trace wrapped")
-	} else if (missing) fail("every CPU decoded", sprintf("%d CPUs without samples", missing))
-	else pass("every CPU decoded")
-	if (idbad || sinkbad) fail("decoder uses the trace ID and sink the kernel allocated", \
-		sprintf("%d CPUs with another trace ID, %d with another sink", idbad, sinkbad))
-	else pass("decoder uses the trace ID and sink the kernel allocated")
-	if (lossy) {
-		if (toomany) fail("no CPU has more samples than branches written", toomany " CPUs")
-		else pass("no CPU has more samples than branches written")
-	} else if (notall) fail("one sample per branch written", notall " CPUs with another count")
-	else pass("one sample per branch written")
-	dup = 0; for (k in ids) if (ids[k] > 1) dup++
-	if (dup) fail("trace IDs unique within each sink", dup " duplicates")
-	else pass("trace IDs unique within each sink")
-	if (want_shared) {
-		if (!shared) fail("trace IDs shared between sinks", "every ID is used on one sink only")
-		else pass("trace IDs shared between sinks")
+	check(ncpu == ncpus && nsink == nsinks, "all simulated devices registered", \
+	      sprintf("%d sources and %d sinks, expected %d and %d", ncpu, nsink, ncpus, nsinks))
+	check(!wrong && !other, "every sample on the CPU that produced it", \
+	      sprintf("%d misattributed, %d without a marker; first: %s", wrong, other, firstwrong))
+	check(ndec && !baddec && !nodec, "decoders use the trace IDs and sinks of the kernel", \
+	      sprintf("%d of %d decoders wrong, %d CPUs without one; first: %s", baddec, ndec, nodec, firstbad))
+	check(!dup, "trace IDs unique within each sink", dup " duplicates")
+	if (mode == "lossy") {
+		check(total_good, "some trace decoded", "no sample")
+		check(nlost && nlost == nfull, "every sink with trace lost some", nlost " of " nfull)
+		check(!toomany, "no CPU has more samples than branches written", toomany " CPUs")
+	} else {
+		check(!missing, "every CPU decoded", missing " CPUs without samples")
+		check(!miscount, "one sample per branch written", miscount " CPUs with another count")
+		check(!nlost, "no trace lost", nlost " sinks lost trace")
 	}
-	if (untraced != "") {
-		if (bad_untraced) fail("CPUs beyond the sink capacity not traced", bad_untraced " traced")
-		else pass("CPUs beyond the sink capacity not traced")
-	}
+	if (mode == "shared")
+		check(shared, "trace IDs shared between sinks", "every ID is used on one sink only")
+	if (untraced != "")
+		check(!traced_out, "CPUs beyond the sink capacity not traced", traced_out " traced")
 	exit failed
-}' "$dir/$name.stats" "$dir/$name.decoders" "$dir/$name.script"
+}' "$dir/$name.stats" "$dir/$name.dump" "$dir/$name.script" || failed=1
+exit "$failed"

@@ -151,7 +151,8 @@ static u8 *etm4_addr_long(u8 *p, u64 addr)
 /**
  * struct sim_sink - a simulated ETF
  * @csdev:	the CoreSight device.
- * @lock:	protects every other field.
+ * @lock:	protects every other field. Raw: taken in hardirq hrtimer
+ *		callbacks.
  * @pid:	owner of the perf session using the sink, -1 for none.
  * @users:	CPUs of that session with the sink enabled.
  * @frame:	frame being formatted.
@@ -164,11 +165,12 @@ static u8 *etm4_addr_long(u8 *p, u64 addr)
  * @fill:	bytes of trace held in @ram.
  * @wrapped:	@ram overwrote frames in this session: trace was lost.
  * @bytes_out:	bytes copied to perf AUX buffers, for the "sim" group.
- * @wraps:	sessions whose trace RAM wrapped, for the "sim" group.
+ * @lost:	collections that lost trace (trace RAM wrapped or more than
+ *		the AUX buffer could take), for the "sim" group.
  */
 struct sim_sink {
 	struct coresight_device *csdev;
-	spinlock_t lock;	/* protects every other field */
+	raw_spinlock_t lock;	/* protects every other field */
 	pid_t pid;
 	int users;
 	u8 frame[FRAME_SIZE];
@@ -181,7 +183,7 @@ struct sim_sink {
 	size_t fill;
 	bool wrapped;
 	u64 bytes_out;
-	u64 wraps;
+	u64 lost;
 };
 
 /* The sink each CPU's source writes to, set when a path is enabled */
@@ -252,11 +254,11 @@ static void sink_write(struct sim_sink *sink, int id, const u8 *data,
 	unsigned long flags;
 	size_t i;
 
-	spin_lock_irqsave(&sink->lock, flags);
+	raw_spin_lock_irqsave(&sink->lock, flags);
 	sink_set_id(sink, id);
 	for (i = 0; i < len; i++)
 		sink_put_byte(sink, data[i]);
-	spin_unlock_irqrestore(&sink->lock, flags);
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
 }
 
 /* Complete the last frame with the null ID, as a formatter flush does */
@@ -335,7 +337,7 @@ static int sim_sink_enable(struct coresight_device *csdev, u32 mode,
 	if (!buf)
 		return -EINVAL;
 
-	spin_lock_irqsave(&sink->lock, flags);
+	raw_spin_lock_irqsave(&sink->lock, flags);
 	if (sink->users && sink->pid != buf->pid) {
 		ret = -EBUSY;
 	} else {
@@ -346,7 +348,7 @@ static int sim_sink_enable(struct coresight_device *csdev, u32 mode,
 		sink->users++;
 		this_cpu_write(active_sink, sink);
 	}
-	spin_unlock_irqrestore(&sink->lock, flags);
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
 	return ret;
 }
 
@@ -356,12 +358,12 @@ static int sim_sink_disable(struct coresight_device *csdev)
 	unsigned long flags;
 	int ret = 0;
 
-	spin_lock_irqsave(&sink->lock, flags);
+	raw_spin_lock_irqsave(&sink->lock, flags);
 	if (--sink->users)
 		ret = -EBUSY;	/* still in use by other CPUs */
 	else
 		sink->pid = -1;
-	spin_unlock_irqrestore(&sink->lock, flags);
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
 	return ret;
 }
 
@@ -404,12 +406,19 @@ static unsigned long sim_sink_update_buffer(struct coresight_device *csdev,
 	if (!buf)
 		return 0;
 
-	spin_lock_irqsave(&sink->lock, flags);
-	/* As an ETF: the last CPU of the session collects the trace */
+	raw_spin_lock_irqsave(&sink->lock, flags);
+	/*
+	 * As an ETF: the last CPU of the session to stop collects the trace.
+	 * perf stops the CPUs of a session one after the other; were two to
+	 * stop at once, both could see the other still using the sink and
+	 * leave the trace in it, which the test would report as missing.
+	 */
 	if (sink->users != 1)
 		goto out;
 
 	sink_flush(sink);
+	/* The decoder starts each buffer afresh: name the ID again */
+	sink->cur_id = -1;
 	len = sink->fill;
 	lost = sink->wrapped;
 	/* Keep the newest trace that fits */
@@ -426,13 +435,13 @@ static unsigned long sim_sink_update_buffer(struct coresight_device *csdev,
 		/* The decoder must resynchronise: frames are missing */
 		sink_copy_barrier(buf, handle->head);
 		perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
-		sink->wraps++;
+		sink->lost++;
 	}
 	sink->bytes_out += len;
 	sink->fill = 0;
 	sink->wrapped = false;
 out:
-	spin_unlock_irqrestore(&sink->lock, flags);
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
 	return len;
 }
 
@@ -478,7 +487,7 @@ struct sim_etm {
 	int trace_id;
 	bool timestamps;
 	u8 *piece;
-	spinlock_t stats_lock;	/* protects the statistics */
+	raw_spinlock_t stats_lock;	/* protects the statistics */
 	u64 bytes;
 	u64 atoms;
 	int last_id;
@@ -525,10 +534,10 @@ static void etm_emit(struct sim_etm *etm)
 	unsigned long flags;
 
 	sink_write(etm->sink, etm->trace_id, etm->piece, len);
-	spin_lock_irqsave(&etm->stats_lock, flags);
+	raw_spin_lock_irqsave(&etm->stats_lock, flags);
 	etm->bytes += len;
 	etm->atoms += n;
-	spin_unlock_irqrestore(&etm->stats_lock, flags);
+	raw_spin_unlock_irqrestore(&etm->stats_lock, flags);
 }
 
 static ktime_t etm_period(void)
@@ -577,10 +586,10 @@ static int sim_etm_enable(struct coresight_device *csdev,
 
 	etm->timestamps = event->attr.config & BIT(ETM_OPT_TS);
 	WRITE_ONCE(etm->trace_id, trace_id);
-	spin_lock_irqsave(&etm->stats_lock, flags);
+	raw_spin_lock_irqsave(&etm->stats_lock, flags);
 	etm->last_id = trace_id;
 	etm->last_sink = etm->sink->csdev;
-	spin_unlock_irqrestore(&etm->stats_lock, flags);
+	raw_spin_unlock_irqrestore(&etm->stats_lock, flags);
 
 	etm_emit(etm);
 	hrtimer_start(&etm->timer, etm_period(), HRTIMER_MODE_REL_PINNED_HARD);
@@ -613,44 +622,38 @@ static const struct coresight_ops sim_etm_cs_ops = {
 
 /* ---- sysfs: the ETMv4 files perf record reads, and statistics ---- */
 
-struct sim_reg_attr {
-	struct device_attribute attr;
-	u32 val;
-};
-
+/* A read-only ID register: its value is in the attribute's var */
 static ssize_t sim_reg_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	return sysfs_emit(buf, "0x%x\n",
-			  container_of(attr, struct sim_reg_attr, attr)->val);
+	struct dev_ext_attribute *ea = container_of(attr, struct dev_ext_attribute, attr);
+
+	return sysfs_emit(buf, "0x%lx\n", (unsigned long)ea->var);
 }
 
 #define SIM_REG(_name, _val)						\
-	(&((struct sim_reg_attr[]) {{					\
-		__ATTR(_name, 0444, sim_reg_show, NULL), (_val)		\
-	}})[0].attr.attr)
+	static struct dev_ext_attribute sim_reg_##_name = {		\
+		__ATTR(_name, 0444, sim_reg_show, NULL), (void *)(_val)	\
+	}
+
+SIM_REG(trcidr0, SIM_TRCIDR0);
+SIM_REG(trcidr1, SIM_TRCIDR1);
+SIM_REG(trcidr2, SIM_TRCIDR2);
+SIM_REG(trcidr8, SIM_TRCIDR8);
+SIM_REG(trcauthstatus, SIM_TRCAUTHSTATUS);
+SIM_REG(trcdevarch, SIM_TRCDEVARCH);
 
 static struct attribute *sim_etm_trcidr_attrs[] = {
-	SIM_REG(trcidr0, SIM_TRCIDR0),
-	SIM_REG(trcidr1, SIM_TRCIDR1),
-	SIM_REG(trcidr2, SIM_TRCIDR2),
-	SIM_REG(trcidr8, SIM_TRCIDR8),
+	&sim_reg_trcidr0.attr.attr,
+	&sim_reg_trcidr1.attr.attr,
+	&sim_reg_trcidr2.attr.attr,
+	&sim_reg_trcidr8.attr.attr,
 	NULL,
 };
 
-static ssize_t trctraceid_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
-{
-	struct sim_etm *etm = dev_get_drvdata(dev->parent);
-
-	return sysfs_emit(buf, "0x%x\n", READ_ONCE(etm->trace_id));
-}
-static DEVICE_ATTR_RO(trctraceid);
-
 static struct attribute *sim_etm_mgmt_attrs[] = {
-	SIM_REG(trcauthstatus, SIM_TRCAUTHSTATUS),
-	SIM_REG(trcdevarch, SIM_TRCDEVARCH),
-	&dev_attr_trctraceid.attr,
+	&sim_reg_trcauthstatus.attr.attr,
+	&sim_reg_trcdevarch.attr.attr,
 	NULL,
 };
 
@@ -662,12 +665,12 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 	unsigned long flags;
 	ssize_t n;
 
-	spin_lock_irqsave(&etm->stats_lock, flags);
+	raw_spin_lock_irqsave(&etm->stats_lock, flags);
 	n = sysfs_emit(buf, "etm %d %s %d %llu %llu %d\n", etm->cpu,
 		       etm->last_sink ? dev_name(&etm->last_sink->dev) : "-",
 		       etm->last_id, etm->bytes, etm->atoms,
 		       task_pid_nr(etm->marker));
-	spin_unlock_irqrestore(&etm->stats_lock, flags);
+	raw_spin_unlock_irqrestore(&etm->stats_lock, flags);
 	return n;
 }
 
@@ -678,12 +681,12 @@ static ssize_t stats_store(struct device *dev, struct device_attribute *attr,
 	struct sim_etm *etm = dev_get_drvdata(dev->parent);
 	unsigned long flags;
 
-	spin_lock_irqsave(&etm->stats_lock, flags);
+	raw_spin_lock_irqsave(&etm->stats_lock, flags);
 	etm->bytes = 0;
 	etm->atoms = 0;
 	etm->last_id = 0;
 	etm->last_sink = NULL;
-	spin_unlock_irqrestore(&etm->stats_lock, flags);
+	raw_spin_unlock_irqrestore(&etm->stats_lock, flags);
 	return size;
 }
 static DEVICE_ATTR_RW(stats);
@@ -715,19 +718,20 @@ static const struct attribute_group *sim_etm_groups[] = {
 	NULL,
 };
 
-/* "sink NAME SINK_ID BYTES_OUT WRAPS" */
+/* "sink NAME SINK_ID BYTES_OUT LOST" */
 static ssize_t sink_stats_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
+	struct coresight_device *csdev = to_coresight_device(dev);
 	struct sim_sink *sink = dev_get_drvdata(dev->parent);
 	unsigned long flags;
 	ssize_t n;
 
-	spin_lock_irqsave(&sink->lock, flags);
+	raw_spin_lock_irqsave(&sink->lock, flags);
 	n = sysfs_emit(buf, "sink %s 0x%lx %llu %llu\n", dev_name(dev),
-		       sink->csdev->ea ? (unsigned long)sink->csdev->ea->var : 0,
-		       sink->bytes_out, sink->wraps);
-	spin_unlock_irqrestore(&sink->lock, flags);
+		       csdev->ea ? (unsigned long)csdev->ea->var : 0,
+		       sink->bytes_out, sink->lost);
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
 	return n;
 }
 
@@ -738,10 +742,10 @@ static ssize_t sink_stats_store(struct device *dev,
 	struct sim_sink *sink = dev_get_drvdata(dev->parent);
 	unsigned long flags;
 
-	spin_lock_irqsave(&sink->lock, flags);
+	raw_spin_lock_irqsave(&sink->lock, flags);
 	sink->bytes_out = 0;
-	sink->wraps = 0;
-	spin_unlock_irqrestore(&sink->lock, flags);
+	sink->lost = 0;
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
 	return size;
 }
 
@@ -794,7 +798,7 @@ static int sim_etm_probe(struct platform_device *pdev)
 	etm->piece = devm_kzalloc(dev, SIM_PIECE_MAX(64), GFP_KERNEL);
 	if (!etm->piece)
 		return -ENOMEM;
-	spin_lock_init(&etm->stats_lock);
+	raw_spin_lock_init(&etm->stats_lock);
 	hrtimer_init(&etm->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	etm->timer.function = etm_timer_fn;
 
@@ -864,7 +868,7 @@ static int sim_sink_probe(struct platform_device *pdev)
 	sink = devm_kzalloc(dev, sizeof(*sink), GFP_KERNEL);
 	if (!sink)
 		return -ENOMEM;
-	spin_lock_init(&sink->lock);
+	raw_spin_lock_init(&sink->lock);
 	sink->pid = -1;
 	sink->ram_alloc = max(ram_kb, 1U) * SZ_1K;
 	sink->ram = vzalloc(sink->ram_alloc);
