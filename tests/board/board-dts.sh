@@ -35,112 +35,80 @@ endpoint() {
 	printf '\t\t\t\t%s: endpoint { remote-endpoint = <&%s>; };\n' "$1" "$2"
 }
 
+# one_port in-ports|out-ports LABEL REMOTE: ports with a single port
+one_port() {
+	printf '\t\t%s {\n\t\t\tport {\n' "$1"
+	endpoint "$2" "$3"
+	printf '\t\t\t};\n\t\t};\n'
+}
+
+# ports in-ports|out-ports PREFIX REMOTE...: port n, labelled PREFIX<n>,
+# connects to the n-th REMOTE
+ports() {
+	local dir=$1 prefix=$2 n=0 remote
+	shift 2
+	printf '\t\t%s {\n\t\t\t#address-cells = <1>;\n\t\t\t#size-cells = <0>;\n' "$dir"
+	for remote in "$@"; do
+		printf '\t\t\tport@%x {\n\t\t\t\treg = <%d>;\n' "$n" "$n"
+		endpoint "$prefix$n" "$remote"
+		printf '\t\t\t};\n'
+		n=$((n + 1))
+	done
+	printf '\t\t};\n'
+}
+
+# node NAME COMPATIBLE: open a node, closed by "};"
+node() {
+	printf '\t%s {\n\t\tcompatible = "%s";\n' "$1" "$2"
+}
+
 echo '/ {'
 for ((c = 0; c < ncpus; c++)); do
 	k=$((c / per))
-	cat <<EOF
-	sim-etm-$c {
-		compatible = "csboard,sim-etm";
-		cpu = <&{/cpus/cpu@$c}>;
-		out-ports {
-			port {
-$(endpoint "etm${c}_out" "fun${k}_in$((c % per))")
-			};
-		};
-	};
-EOF
+	node "sim-etm-$c" csboard,sim-etm
+	printf '\t\tcpu = <&{/cpus/cpu@%d}>;\n' "$c"
+	one_port out-ports "etm${c}_out" "fun${k}_in$((c % per))"
+	echo '	};'
 done
 
 for ((k = 0; k < nclusters; k++)); do
-	out=sink${k}_in
-	[ -n "$global" ] && out=rep${k}_in
-	echo "	sim-funnel-$k {"
-	echo '		compatible = "arm,coresight-static-funnel";'
-	echo '		in-ports {'
-	echo '			#address-cells = <1>;'
-	echo '			#size-cells = <0>;'
-	for ((j = 0; j < per; j++)); do
-		echo "			port@$(printf '%x' $j) {"
-		echo "				reg = <$j>;"
-		endpoint "fun${k}_in$j" "etm$((k * per + j))_out"
-		echo '			};'
+	etms=()
+	for ((c = k * per; c < (k + 1) * per; c++)); do
+		etms+=("etm${c}_out")
 	done
-	echo '		};'
-	echo '		out-ports {'
-	echo '			port {'
-	endpoint "fun${k}_out" "$out"
-	echo '			};'
-	echo '		};'
-	echo '	};'
+	node "sim-funnel-$k" arm,coresight-static-funnel
+	ports in-ports "fun${k}_in" "${etms[@]}"
 	if [ -n "$global" ]; then
-		cat <<EOF
-	sim-replicator-$k {
-		compatible = "arm,coresight-static-replicator";
-		in-ports {
-			port {
-$(endpoint "rep${k}_in" "fun${k}_out")
-			};
-		};
-		out-ports {
-			#address-cells = <1>;
-			#size-cells = <0>;
-			port@0 {
-				reg = <0>;
-$(endpoint "rep${k}_out0" "sink${k}_in")
-			};
-			port@1 {
-				reg = <1>;
-$(endpoint "rep${k}_out1" "gfun_in$k")
-			};
-		};
-	};
-EOF
+		one_port out-ports "fun${k}_out" "rep${k}_in"
+		echo '	};'
+		node "sim-replicator-$k" arm,coresight-static-replicator
+		one_port in-ports "rep${k}_in" "fun${k}_out"
+		ports out-ports "rep${k}_out" "sink${k}_in" "gfun_in$k"
+	else
+		one_port out-ports "fun${k}_out" "sink${k}_in"
 	fi
+	echo '	};'
 done
 
 for ((k = 0; k < nclusters; k++)); do
 	from=fun${k}_out
 	[ -n "$global" ] && from=rep${k}_out0
-	cat <<EOF
-	sim-sink-$k {
-		compatible = "csboard,sim-sink";
-		in-ports {
-			port {
-$(endpoint "sink${k}_in" "$from")
-			};
-		};
-	};
-EOF
+	node "sim-sink-$k" csboard,sim-sink
+	one_port in-ports "sink${k}_in" "$from"
+	echo '	};'
 done
 
 if [ -n "$global" ]; then
-	echo '	sim-funnel-global {'
-	echo '		compatible = "arm,coresight-static-funnel";'
-	echo '		in-ports {'
-	echo '			#address-cells = <1>;'
-	echo '			#size-cells = <0>;'
+	reps=()
 	for ((k = 0; k < nclusters; k++)); do
-		echo "			port@$(printf '%x' $k) {"
-		echo "				reg = <$k>;"
-		endpoint "gfun_in$k" "rep${k}_out1"
-		echo '			};'
+		reps+=("rep${k}_out1")
 	done
-	echo '		};'
-	echo '		out-ports {'
-	echo '			port {'
-	endpoint gfun_out gsink_in
-	echo '			};'
-	echo '		};'
+	node sim-funnel-global arm,coresight-static-funnel
+	ports in-ports gfun_in "${reps[@]}"
+	one_port out-ports gfun_out gsink_in
 	echo '	};'
-	cat <<EOF
-	sim-sink-global {
-		compatible = "csboard,sim-sink";
-		in-ports {
-			port {
-$(endpoint gsink_in gfun_out)
-			};
-		};
-	};
-EOF
+	node sim-sink-global csboard,sim-sink
+	one_port in-ports gsink_in gfun_out
+	echo '	};'
 fi
 echo '};'
