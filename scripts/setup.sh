@@ -26,6 +26,11 @@ git -C "$KSRC" log --format='         %h %s' base..HEAD
 if [ -f "$image" ]; then
 	echo "kernel:  $image ($(du -h "$image" | cut -f1), arm64, CoreSight + KUnit)"
 fi
+board=$KSRC/.build-board/arch/arm64/boot/Image
+if [ -f "$board" ]; then
+	echo "board:   $board (guest kernel), $BUILD/csboard/csboard.ko,"
+	echo "         $BUILD/perf-arm64/perf (static arm64)"
+fi
 if [ -x "$PERF_DIR/perf" ]; then
 	echo "perf:    $PERF_DIR/perf ($("$PERF_DIR/perf" version), OpenCSD $(dpkg-query -W -f='${Version}' libopencsd-dev))"
 fi
