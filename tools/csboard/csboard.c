@@ -780,6 +780,22 @@ static int sim_marker_fn(void *data)
 	return 0;
 }
 
+/* Register a device described by @desc, with the ports of its DT node */
+static struct coresight_device *sim_register(struct platform_device *pdev,
+					     struct coresight_desc *desc,
+					     void *drvdata)
+{
+	struct device *dev = &pdev->dev;
+
+	desc->pdata = coresight_get_platform_data(dev);
+	if (IS_ERR(desc->pdata))
+		return ERR_CAST(desc->pdata);
+	dev->platform_data = desc->pdata;
+	desc->dev = dev;
+	platform_set_drvdata(pdev, drvdata);
+	return coresight_register(desc);
+}
+
 static void sim_etm_stop_marker(void *data)
 {
 	kthread_stop(data);
@@ -815,22 +831,14 @@ static int sim_etm_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	desc.pdata = coresight_get_platform_data(dev);
-	if (IS_ERR(desc.pdata))
-		return PTR_ERR(desc.pdata);
-	dev->platform_data = desc.pdata;
-
 	desc.name = devm_kasprintf(dev, GFP_KERNEL, "simetm%d", etm->cpu);
 	if (!desc.name)
 		return -ENOMEM;
 	desc.type = CORESIGHT_DEV_TYPE_SOURCE;
 	desc.subtype.source_subtype = CORESIGHT_DEV_SUBTYPE_SOURCE_PROC;
 	desc.ops = &sim_etm_cs_ops;
-	desc.dev = dev;
 	desc.groups = sim_etm_groups;
-	platform_set_drvdata(pdev, etm);
-
-	etm->csdev = coresight_register(&desc);
+	etm->csdev = sim_register(pdev, &desc, etm);
 	if (IS_ERR(etm->csdev))
 		return PTR_ERR(etm->csdev);
 
@@ -879,22 +887,14 @@ static int sim_sink_probe(struct platform_device *pdev)
 		return ret;
 	sink_reset(sink);
 
-	desc.pdata = coresight_get_platform_data(dev);
-	if (IS_ERR(desc.pdata))
-		return PTR_ERR(desc.pdata);
-	dev->platform_data = desc.pdata;
-
 	desc.name = coresight_alloc_device_name(&sink_devs, dev);
 	if (!desc.name)
 		return -ENOMEM;
 	desc.type = CORESIGHT_DEV_TYPE_SINK;
 	desc.subtype.sink_subtype = CORESIGHT_DEV_SUBTYPE_SINK_BUFFER;
 	desc.ops = &sim_sink_cs_ops;
-	desc.dev = dev;
 	desc.groups = sim_sink_groups;
-	platform_set_drvdata(pdev, sink);
-
-	sink->csdev = coresight_register(&desc);
+	sink->csdev = sim_register(pdev, &desc, sink);
 	return PTR_ERR_OR_ZERO(sink->csdev);
 }
 
