@@ -4,7 +4,7 @@
 
 S := scripts
 
-.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board128 bisect bench clean
+.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 bisect fuzz bench clean
 
 all: setup
 
@@ -41,11 +41,17 @@ decode:
 board:			## simulated 16-CPU, 2-sink board: perf record in QEMU, decode, table
 	@bash $(S)/board.sh board16
 
+board64:		## 64 CPUs on 2 sinks: CPUs from 48 on, IDs shared by the sinks (make setup's table)
+	@bash $(S)/board.sh board64
+
 board128:		## 128 CPUs on 2 sinks, and on one sink with too few IDs
 	@bash $(S)/board.sh board128
 
 bisect:
 	@bash $(S)/bisect.sh
+
+fuzz:			## longer fuzzing of the decoder (ASan+UBSan perf); FUZZ_FILES, FUZZ_SEED
+	@bash $(S)/fuzz.sh
 
 bench:			## decode benchmark: patched against stock 6.1 perf
 	@bash $(S)/bench.sh

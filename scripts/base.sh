@@ -10,12 +10,16 @@ V=$(base_version)
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 REPO=$CACHE/base-$V.git
 
-make_base_repo() {
+# A subshell with -e: any failed step stops it before csid-version is
+# written, so a broken repository is never taken for a finished one.
+make_base_repo() (
+	set -e
 	local unpack=$CACHE/unpack-$V
 	rm -rf "$REPO" "$unpack"
 	mkdir -p "$unpack"
 	tar -xJf "$TARBALL" -C "$unpack" --strip-components=1
 	git init -q --bare "$REPO"
+	git --git-dir="$REPO" config gc.auto 0
 	# The tarball's own .gitignore would hide files from "git add": force
 	# it, the tarball holds nothing but source.
 	git --git-dir="$REPO" --work-tree="$unpack" add -f -A .
@@ -29,12 +33,17 @@ make_base_repo() {
 	git --git-dir="$REPO" prune-packed
 	rm -rf "$unpack"
 	echo "$V" >"$REPO/csid-version"
-}
+)
 
+# Two runs at once (several build dirs on one machine) must not both build
+# the cached repository: the second waits for the first, then uses it.
+exec 8>"$CACHE/base-$V.lock"
+flock 8
 if [ ! -f "$REPO/csid-version" ]; then
 	run_step "base: commit linux-source-6.1 $V (once per version)" \
 		"$LOGDIR/base.log" make_base_repo || exit 1
 fi
+flock -u 8
 say "base: Debian linux-source-6.1 $V, $(git --git-dir="$REPO" log -1 --format=%s base)"
 
 if [ -d "$KSRC/.git" ] && [ "$(cat "$KSRC/.git/csid-version" 2>/dev/null)" != "$V" ]; then

@@ -28,6 +28,7 @@ run_decode() {
 		"$TOP/tests/decode/run.sh" "$PERF_DIR/perf" "$work"
 }
 run_step "decode tests (patched, stock and ASan+UBSan perf)" "$log" run_decode
+rc=$?
 n=0
 while read -r status name; do
 	n=$((n + 1))
@@ -36,5 +37,36 @@ while read -r status name; do
 	FAIL) result FAIL "decode ${name%:}" "$(grep -m1 "^FAIL $name" "$log" | cut -d' ' -f3- | cut -c1-200)" ;;
 	esac
 done < <(grep -E '^(PASS|FAIL) ' "$log" | awk '{print $1, $2}')
-[ "$n" -gt 0 ] || result FAIL "decode tests" "no check ran, log: $log"
+
+# Every check run.sh lists must have run, each once, and its exit status
+# must agree with what it printed.
+listed=$(DECODE_LIST=1 STOCK_PERF=$STOCK_OUT/perf ASAN_PERF=$ASAN_OUT/perf \
+	"$TOP/tests/decode/run.sh" "$PERF_DIR/perf" "$work" | awk '$1 == "CHECK" { print $2 }' | sort)
+ran=$(grep -E '^(PASS|FAIL) ' "$log" | awk '{ sub(/:$/, "", $2); print $2 }' | sort)
+nfail=$(grep -c '^FAIL ' "$log")
+if [ -z "$listed" ]; then
+	result FAIL "decode: checks listed" "run.sh lists no check"
+elif [ "$listed" != "$ran" ]; then
+	result FAIL "decode: every listed check ran once" \
+		"$(diff <(echo "$listed") <(echo "$ran") | grep '^[<>]' | head -3 | tr '\n' ' ')(< listed only, > ran only; log: $log)"
+else
+	result PASS "decode: all $(wc -l <<<"$listed") listed checks ran once"
+fi
+if [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
+	result FAIL "decode: run.sh exit status" "exit $rc without a failed check (log: $log)"
+elif [ "$rc" -eq 0 ] && [ "$nfail" -ne 0 ]; then
+	result FAIL "decode: run.sh exit status" "exit 0 with $nfail failed checks"
+fi
+
+# A bounded, seeded fuzz campaign on the ASan+UBSan perf (make fuzz runs a
+# longer one): the same files every run, no crash, hang or sanitizer report
+flog=$LOGDIR/decode-fuzz.log
+run_fuzz() {
+	"$TOP/tests/decode/fuzz.sh" "$ASAN_OUT/perf" "$BUILD/fuzz" "${FUZZ_FILES:-2000}" 1
+}
+if run_step "decode fuzz campaign (ASan+UBSan perf)" "$flog" run_fuzz; then
+	result PASS "decode fuzz: $(grep -m1 '^fuzz:' "$flog" | cut -d' ' -f2-)"
+else
+	result FAIL "decode fuzz" "$(grep -m1 '^FAIL' "$flog" | cut -c1-200) (log: $flog)"
+fi
 exit "$FAILED"

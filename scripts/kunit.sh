@@ -8,7 +8,9 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-normal}
-configs=(--kunitconfig="$TOP/kunit/coresight.kunitconfig")
+CS=drivers/hwtracing/coresight
+# The series' own kunitconfig, as kernel CI runs it; the vCPUs are ours.
+configs=(--kunitconfig="$CS")
 build_dir=$KUNIT_DIR
 if [ "$mode" = debug ]; then
 	configs+=(--kunitconfig="$TOP/kunit/debug.kunitconfig")
@@ -16,6 +18,8 @@ if [ "$mode" = debug ]; then
 fi
 json=$LOGDIR/kunit-$mode.json
 log=$LOGDIR/kunit-$mode.log
+# kunit.py keeps the guest's console in test.log of the build directory.
+console=$KSRC/$build_dir/test.log
 
 # 64 vCPUs so that CPUs without a legacy trace ID (48 and up) exist; more
 # than 8 need GICv3, and single-threaded TCG boots them fast on 2 cores.
@@ -24,7 +28,7 @@ log=$LOGDIR/kunit-$mode.log
 smp=64
 [ "$mode" = debug ] && smp=8
 run_kunit() {
-	rm -f "$json"
+	rm -f "$json" "$console"
 	cd "$KSRC" && with_build_lock python3 tools/testing/kunit/kunit.py run \
 		--arch=arm64 --cross_compile=aarch64-linux-gnu- \
 		--build_dir="$build_dir" "${configs[@]}" --jobs="$JOBS" \
@@ -33,6 +37,9 @@ run_kunit() {
 		--timeout=900 --json="$json"
 }
 
+need_tools "kunit $mode: tools" qemu-system-aarch64:qemu-system-arm \
+	aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu ccache:ccache || exit 1
+say "kunit ($mode): ${configs[*]}"
 run_step "kunit ($mode): build arm64 kernel and run under QEMU" "$log" run_kunit
 rc=$?
 if [ ! -s "$json" ]; then
@@ -40,25 +47,62 @@ if [ ! -s "$json" ]; then
 	exit 1
 fi
 
-# One result line per test case: STATUS suite.case
-python3 - "$json" <<'PY' >"$LOGDIR/kunit-$mode.cases"
-import json, sys
+# One line per test case, "STATUS suite.case": every case that the suites
+# in $CS declare (their kunit_case arrays), with its status in the results
+# or MISSING, then every other case that ran. "NOSUITE suite file" for a
+# declared suite absent from the results. A parameterised case counts once.
+if ! python3 - "$KSRC/$CS" "$json" <<'PY' >"$LOGDIR/kunit-$mode.cases"; then
+import json, os, re, sys
 
-data = json.load(open(sys.argv[1]))
-def cases(node, suite):
-    for c in node.get("test_cases", []):
-        yield c["status"], f"{suite}.{c['name']}" if suite else c["name"]
-    for g in node.get("sub_groups", []):
-        yield from cases(g, g.get("name", suite))
-for status, name in cases(data, ""):
-    print(status, name)
+declared = {}
+for root, _, files in os.walk(sys.argv[1]):
+    for f in sorted(files):
+        if not f.endswith(".c"):
+            continue
+        path = os.path.join(root, f)
+        src = re.sub(r"/\*.*?\*/|//[^\n]*", "", open(path).read(), flags=re.S)
+        arrays = {m[1]: re.findall(r"KUNIT_CASE\w*\s*\(\s*(\w+)", m[2]) for m in
+                  re.finditer(r"struct\s+kunit_case\s+(\w+)\s*\[\s*\]\s*=\s*\{(.*?)\};", src, re.S)}
+        for m in re.finditer(r"struct\s+kunit_suite\s+\w+\s*=\s*\{(.*?)\};", src, re.S):
+            name = re.search(r'\.name\s*=\s*"([^"]+)"', m[1])
+            cases = re.search(r"\.test_cases\s*=\s*(\w+)", m[1])
+            if not name or not cases or cases[1] not in arrays:
+                sys.exit(f"{path}: cannot read a kunit_suite's name and cases")
+            declared[name[1]] = (path, arrays[cases[1]])
+
+def status(group):
+    """Status of a parameterised case: the worst of its parameters."""
+    st = {c["status"] for c in group.get("test_cases", [])}
+    for s in ("FAIL", "ERROR"):
+        if s in st:
+            return s
+    return "SKIP" if st == {"SKIP"} else "PASS" if st else "ERROR"
+
+ran = {}
+for suite in json.load(open(sys.argv[2])).get("sub_groups", []):
+    ran[suite["name"]] = {c["name"]: c["status"] for c in suite.get("test_cases", [])}
+    ran[suite["name"]].update({g["name"]: status(g) for g in suite.get("sub_groups", [])})
+if not declared:
+    print("NOSUITE -", sys.argv[1])
+for suite, (path, cases) in declared.items():
+    if suite not in ran:
+        print("NOSUITE", suite, path)
+    for case in cases:
+        print(ran.get(suite, {}).pop(case, "MISSING"), f"{suite}.{case}")
+for suite, cases in ran.items():
+    for case, st in cases.items():
+        print(st, f"{suite}.{case}")
 PY
+	result FAIL "kunit $mode: declared cases" "cannot read the suites of $CS"
+fi
 n=0
-while read -r status name; do
+while read -r status name file; do
 	n=$((n + 1))
 	case "$status" in
 	PASS) result PASS "kunit $mode $name" ;;
 	SKIP) result SKIP "kunit $mode $name" ;;
+	MISSING) result FAIL "kunit $mode $name" "declared, but not in the results" ;;
+	NOSUITE) result FAIL "kunit $mode suite $name" "declared in $file, but did not run" ;;
 	*) result FAIL "kunit $mode $name" "$status, log: $log" ;;
 	esac
 done <"$LOGDIR/kunit-$mode.cases"
@@ -67,17 +111,5 @@ if [ "$n" -eq 0 ]; then
 elif [ "$rc" -ne 0 ] && [ "$FAILED" = 0 ]; then
 	result FAIL "kunit $mode" "kunit.py exited $rc, log: $log"
 fi
-# kunit.py keeps the guest's console in test.log of the build directory.
-console=$KSRC/$build_dir/test.log
-reports='BUG: KASAN|WARNING: possible|INFO: possible|BUG: sleeping function|BUG: spinlock|WARNING: suspicious RCU'
-if [ "$mode" = debug ]; then
-	if [ ! -s "$console" ]; then
-		result FAIL "kunit $mode: no KASAN or lockdep report" "no guest console in $console"
-	elif grep -qE "$reports" "$console" "$log"; then
-		grep -m5 -E "$reports" "$console" "$log" | sed 's/^/    /'
-		result FAIL "kunit $mode: no KASAN or lockdep report" "see $console"
-	else
-		result PASS "kunit $mode: no KASAN or lockdep report"
-	fi
-fi
+scan_console "kunit $mode: no kernel warning, BUG, lockdep, KASAN or UBSAN report" "$console"
 exit "$FAILED"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
 # Common paths and helpers for the workspace scripts. Source it, do not run it.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,6 +37,39 @@ elapsed() {
 say() { printf '[%s] %s\n' "$(elapsed)" "$*"; }
 die() { printf '[%s] ERROR: %s\n' "$(elapsed)" "$*" >&2; exit 1; }
 
+# Background jobs of this script, each in its own process group (set -m) so
+# that one kill stops the whole job: kunit.py, make and its compilers, QEMU.
+# Ctrl-C (SIGINT) or SIGTERM stops them all and exits 130 or 143.
+BG_JOBS=()
+stop_jobs() {
+	local p
+	for p in "${BG_JOBS[@]}"; do
+		kill -TERM -- "-$p" 2>/dev/null && wait_timeout "$p" 10
+		kill -KILL -- "-$p" 2>/dev/null
+	done
+	BG_JOBS=()
+}
+on_signal() {
+	trap - INT TERM
+	stop_jobs
+	printf '[%s] %s: stopped by %s, background jobs killed\n' \
+		"$(elapsed)" "$(basename "$0")" "$1" >&2
+	exit "$2"
+}
+trap 'on_signal SIGINT 130' INT
+trap 'on_signal SIGTERM 143' TERM
+
+# start_job CMD...: start CMD in the background in a process group of its
+# own, where stop_jobs finds it; its pid is in JOB. Its stdin is /dev/null:
+# a background group must not touch the terminal.
+start_job() {
+	set -m
+	"$@" </dev/null &
+	JOB=$!
+	set +m
+	BG_JOBS+=("$JOB")
+}
+
 # run_step NAME LOG CMD... : run CMD with output in LOG, print progress every
 # 30 s, and on failure the tail of LOG and its path. Returns CMD's status.
 run_step() {
@@ -43,13 +77,14 @@ run_step() {
 	shift 2
 	start=$(date +%s)
 	say "$name ..."
-	"$@" >"$log" 2>&1 &
-	pid=$!
+	start_job "$@" >"$log" 2>&1
+	pid=$JOB
 	while ! wait_timeout "$pid" 30; do
 		say "  $name: still running, $(($(date +%s) - start)) s (log: $log)"
 	done
 	wait "$pid"
 	rc=$?
+	BG_JOBS=()
 	if [ "$rc" -ne 0 ]; then
 		say "$name FAILED after $(($(date +%s) - start)) s; last lines of $log:"
 		tail -n 25 "$log" | sed 's/^/    /'
@@ -92,6 +127,55 @@ check() {
 	else
 		result FAIL "$name" "log: $2"
 	fi
+}
+
+# What a kernel prints when something went wrong, wherever it happens:
+# WARN*() ("WARNING: CPU: ..."), BUG*(), oopses and their stack dumps,
+# lockdep ("WARNING: possible recursive locking detected", "... circular
+# locking ...", "inconsistent lock state", "suspicious RCU usage", "INFO:
+# trying to register non-static key", ...), KASAN ("BUG: KASAN: ..."),
+# UBSAN ("UBSAN: ..."), panics, RCU stalls, hung tasks and kmemleak.
+KERNEL_REPORTS=(
+	'WARNING:' 'BUG:' 'Oops' '[Cc]all [Tt]race' 'Unable to handle kernel'
+	'Kernel panic' 'kernel BUG at' 'possible (recursive|circular) locking'
+	'inconsistent lock state' 'suspicious RCU usage' 'lock held when returning'
+	'bad unlock balance' 'INFO: ' 'BUG: KASAN' 'UBSAN:' 'detected stall'
+	'blocked for more than' 'suspected memory leak'
+)
+
+# scan_console NAME CONSOLE...: one check, failed by the first kernel report
+# on any CONSOLE (a missing or empty console fails too).
+scan_console() {
+	local name=$1 f first
+	shift
+	for f in "$@"; do
+		if [ ! -s "$f" ]; then
+			result FAIL "$name" "no console log $f"
+			return 1
+		fi
+	done
+	first=$(IFS='|' && grep -m1 -hE "${KERNEL_REPORTS[*]}" "$@" | tr -d '\r')
+	if [ -n "$first" ]; then
+		result FAIL "$name" "$first"
+		return 1
+	fi
+	result PASS "$name"
+}
+
+# need_tools NAME TOOL:PACKAGE...: check NAME fails, naming the apt-get
+# line, when a TOOL is not on PATH (TOOL may be a path, e.g. the kernel
+# tree's scripts/kernel-doc).
+need_tools() {
+	local name=$1 t absent=() pkgs=()
+	shift
+	for t in "$@"; do
+		command -v "${t%%:*}" >/dev/null 2>&1 && continue
+		absent+=("${t%%:*}")
+		pkgs+=("${t#*:}")
+	done
+	[ ${#absent[@]} -eq 0 ] && return 0
+	result FAIL "$name" "${absent[*]} not found; apt-get install -y ${pkgs[*]}"
+	return 1
 }
 
 base_version() {

@@ -12,8 +12,6 @@ set -uo pipefail
 CS=drivers/hwtracing/coresight
 BASELINE=$CACHE/lint-baseline-$(base_version)
 BASE_TREE=$BUILD/base-tree
-# Debian's python3 (with python3-ply) for checkpatch's SPDX check.
-export PATH=/usr/bin:$PATH
 
 # Drop line and column numbers so that moved code keeps its warnings equal.
 normalize() {
@@ -29,21 +27,30 @@ build_warnings() {
 
 	$makefn O="$odir" KCONFIG_ALLCONFIG="$config" allnoconfig >/dev/null &&
 		rm -rf "${tree:?}/$odir/$CS" &&
-		with_build_lock $makefn O="$odir" W=1 C=2 "$CS/"
+		with_build_lock "$makefn" O="$odir" W=1 C=2 "$CS/"
 }
 
+# coccicheck's reports ("file:line:col: WARNING ..."); fails with the whole
+# output when coccicheck does.
 cocci_warnings() {
-	make -C "$1" coccicheck MODE=report M=$CS J="$JOBS" 2>&1 |
-		grep -E "^$CS/.*:[0-9]+:" || true
+	local out
+	if ! out=$(make -C "$1" coccicheck MODE=report M="$CS" J="$JOBS" 2>&1); then
+		printf '%s\n' "$out"
+		return 1
+	fi
+	grep -E "^$CS/.*:[0-9]+:" <<<"$out"
+	return 0	# no report is the good case
 }
 
+# kernel-doc over FILE... of TREE (a file the tree lacks is skipped: the
+# base has no copy of the files the series adds)
 kdoc_warnings() {
 	local tree=$1 f
 	shift
 	for f in "$@"; do
-		[ -f "$tree/$f" ] && (cd "$tree" && scripts/kernel-doc -none "$f" 2>&1)
+		[ -f "$tree/$f" ] || continue
+		(cd "$tree" && scripts/kernel-doc -none "$f" 2>&1) || return 1
 	done
-	true
 }
 
 make_base_tree() {
@@ -104,7 +111,9 @@ checkpatch_all() {
 	local p n=0
 	for p in $(bash "$TOP/scripts/series.sh" list); do
 		n=$((n + 1))
-		if (cd "$KSRC" && scripts/checkpatch.pl --strict -q "$p") >"$LOGDIR/checkpatch.log" 2>&1; then
+		# Debian's python3 (with python3-ply) for the SPDX check
+		if (cd "$KSRC" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q "$p") \
+			>"$LOGDIR/checkpatch.log" 2>&1; then
 			result PASS "checkpatch $(basename "$p")"
 		else
 			sed 's/^/    /' "$LOGDIR/checkpatch.log" | head -n 30
@@ -122,8 +131,12 @@ kdoc_step() {
 		return
 	fi
 	make_base_tree
-	kdoc_warnings "$BASE_TREE" "${files[@]}" | normalize >"$LOGDIR/lint-kdoc.base"
-	kdoc_warnings "$KSRC" "${files[@]}" >"$LOGDIR/lint-kdoc.log"
+	if ! kdoc_warnings "$BASE_TREE" "${files[@]}" >"$LOGDIR/lint-kdoc-base.log" ||
+	   ! kdoc_warnings "$KSRC" "${files[@]}" >"$LOGDIR/lint-kdoc.log"; then
+		result FAIL "lint kernel-doc" "kernel-doc failed, logs: $LOGDIR/lint-kdoc*.log"
+		return 1
+	fi
+	normalize <"$LOGDIR/lint-kdoc-base.log" >"$LOGDIR/lint-kdoc.base"
 	compare "lint kernel-doc (${#files[@]} files)" "$LOGDIR/lint-kdoc.log" "$LOGDIR/lint-kdoc.base"
 }
 
@@ -131,11 +144,16 @@ steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(checkpatch arm64 arm32 cocci kdoc)
 for s in "${steps[@]}"; do
 	case "$s" in
-	checkpatch) checkpatch_all ;;
-	arm64) lint_step arm64-W1-sparse arm64_step ;;
-	arm32) lint_step arm32-W1-sparse arm32_step ;;
-	cocci) lint_step coccicheck cocci_warnings ;;
-	kdoc) kdoc_step ;;
+	checkpatch) need_tools "checkpatch" perl:perl && checkpatch_all ;;
+	arm64) need_tools "lint arm64-W1-sparse" sparse:sparse \
+		aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu &&
+		lint_step arm64-W1-sparse arm64_step ;;
+	arm32) need_tools "lint arm32-W1-sparse" sparse:sparse \
+		arm-linux-gnueabihf-gcc:gcc-arm-linux-gnueabihf &&
+		lint_step arm32-W1-sparse arm32_step ;;
+	cocci) need_tools "lint coccicheck" spatch:coccinelle && lint_step coccicheck cocci_warnings ;;
+	kdoc) need_tools "lint kernel-doc" perl:perl "$KSRC/scripts/kernel-doc:linux-source-6.1" &&
+		kdoc_step ;;
 	*) die "unknown lint step $s" ;;
 	esac
 done

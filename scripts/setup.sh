@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The whole job on a fresh machine: install what is missing, make the base
 # tree, apply patches/, build the arm64 kernel (with its KUnit suites, run
-# under QEMU) and the host perf, boot the simulated 16-CPU, 2-sink CoreSight
+# under QEMU) and the host perf, boot the simulated 64-CPU, 2-sink CoreSight
 # board in QEMU with `perf record -e cs_etm// -a`, decode it on the host and
-# show the result.
+# show the result: CPUs from 48 on traced, trace IDs shared by the sinks.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,7 +16,7 @@ bash "$S/base.sh" || exit 1
 bash "$S/series.sh" apply || exit 1
 bash "$S/kunit.sh"
 bash "$S/perf.sh"
-bash "$S/board.sh" board16
+bash "$S/board.sh" board64
 
 image=$KSRC/$KUNIT_DIR/arch/arm64/boot/Image.gz
 echo
@@ -40,12 +40,14 @@ if [ -f "$LOGDIR/kunit-normal.log" ]; then
 	grep -E '^\[[0-9:]+\] (=+|\[(PASSED|FAILED|SKIPPED)\]|Testing complete)' \
 		"$LOGDIR/kunit-normal.log" | sed -E 's/^\[[0-9:]+\] /  /'
 fi
-table=$LOGDIR/board16-default.table
+table=$LOGDIR/board64-default.table
 if [ -s "$table" ]; then
 	echo
-	echo "Simulated board, 16 CPUs on 2 sinks: perf record -e cs_etm// -a in QEMU, decoded here"
-	echo "(trace ID: allocated by the kernel / used by the decoder; markers: every sample of"
-	echo " the CPU's marker thread csboard/<cpu> decoded on that CPU):"
+	echo "Simulated board, 64 CPUs on 2 sinks: perf record -e cs_etm// -a in QEMU, decoded here"
+	echo "(trace ID: allocated by the kernel / used by the decoder; CPUs 48-63 have no legacy"
+	echo " ID and take the lowest free ID of their sink; shared: the other sink uses the same"
+	echo " ID at the same time; markers: every sample of the CPU's marker thread csboard/<cpu>"
+	echo " decoded on that CPU):"
 	cat "$table"
 fi
 failed=$(grep -c '^FAIL ' "$RESULTS")

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The test command: prepare the tree from patches/, lint the series, run the
 # KUnit suites under QEMU, build perf, run the decode tests and the
-# simulated board end to end (16 and 128 CPUs). Ends with
+# simulated board end to end (16, 64 and 128 CPUs). Ends with
 # "N passed, N failed" and exits non-zero if anything failed.
 #
 # Usage: test.sh [--ci]   --ci adds the bisect build of every patch and the
@@ -15,25 +15,38 @@ ci=0
 : >"$RESULTS"
 S=$TOP/scripts
 
-bash "$S/deps.sh" || exit 1
-bash "$S/base.sh" || exit 1
-bash "$S/series.sh" apply || exit 1
+# step NAME CMD...: one step of the test command; its time is listed at
+# the end.
+TIMES=()
+step() {
+	local name=$1 start rc
+	shift
+	start=$(date +%s)
+	"$@"
+	rc=$?
+	TIMES+=("$(printf '  %-12s %5d s' "$name" $(($(date +%s) - start)))")
+	return "$rc"
+}
+prepare() {
+	bash "$S/deps.sh" && bash "$S/base.sh" && bash "$S/series.sh" apply
+}
 
+step prepare prepare || exit 1
 npatches=$(bash "$S/series.sh" list | wc -l)
 say "testing $npatches patches on Debian linux-source-6.1 $(base_version)"
 
-bash "$S/lint.sh" checkpatch kdoc arm64 arm32 cocci
-bash "$S/kunit.sh"
-bash "$S/perf.sh"
+step lint bash "$S/lint.sh" checkpatch kdoc arm64 arm32 cocci
+step kunit bash "$S/kunit.sh"
+step perf bash "$S/perf.sh"
 if [ -x "$TOP/tests/decode/run.sh" ]; then
-	bash "$S/decode-tests.sh"
+	step decode bash "$S/decode-tests.sh"
 fi
-bash "$S/board.sh" board16 board128
+step board bash "$S/board.sh" board16 board64 board128
 if [ "$ci" = 1 ]; then
 	if [ "$npatches" -gt 1 ]; then
-		bash "$S/bisect.sh"
+		step bisect bash "$S/bisect.sh"
 	fi
-	bash "$S/kunit.sh" debug
+	step kunit-debug bash "$S/kunit.sh" debug
 fi
 
 passed=$(grep -c '^PASS ' "$RESULTS")
@@ -44,6 +57,8 @@ if [ "$failed" -gt 0 ]; then
 	grep '^FAIL ' "$RESULTS" | sed 's/^FAIL /    /'
 	say "logs: $LOGDIR"
 fi
+say "time per step:"
+printf '%s\n' "${TIMES[@]}"
 say "total time $(elapsed)"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

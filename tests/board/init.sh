@@ -83,6 +83,8 @@ for spec in $(echo "$sessions" | tr ',' ' '); do
 	echo "exit $?" >>$out/$name.log
 	tail -n 3 $out/$name.log
 	cat /sys/bus/coresight/devices/*/sim/stats >$out/$name.stats
+	# the event's data is freed from a workqueue after perf exits
+	sleep 1
 	dmesg >$out/$name.dmesg
 done
 finish "sessions done"

@@ -87,6 +87,13 @@ static int atoms = 200, ts_every = 16, sample_cpu = 1, chunk = 24;
 static int pid_base = 1000, thread_pid = 4242, segments;
 static const char *end_mode = "frame", *bad = "", *elf_path, *out_path;
 static int barrier, legacy_meta, list_topology;
+static int flagged_meta, extra_event, unformatted;
+static int nr_traced = -1;	/* -Z: CPUs from this one on got no trace ID */
+
+static int traced(int cpu)
+{
+	return nr_traced < 0 || cpu < nr_traced;
+}
 
 /* ---- ELF: function addresses and the text mapping ---- */
 static u64 func_addr[MAX_CPUS];
@@ -166,33 +173,46 @@ static u32 sink_id(int sink)
 	return 0x9e3779b9u * (u32)(sink + 1) ^ 0x5bd1e995u;
 }
 
-/* Index of a CPU among those that share its ID map */
-static int map_index(int cpu)
-{
-	int i, n = 0;
+/* Trace IDs 0x01-0x6f can be allocated: 111 per map */
+#define TRACE_ID_MIN		0x01
+#define TRACE_ID_MAX		0x6f
 
-	if (hwid_minor < 1)
-		return cpu;		/* one global map */
-	for (i = 0; i < cpu; i++)
-		if (sink_of(i) == sink_of(cpu))
-			n++;
-	return n;
+static int cpu_trace_id[MAX_CPUS];
+
+/* Map a CPU allocates from: its sink's, or one for all (static, v0.0) */
+static int map_of(int cpu)
+{
+	return hwid_minor < 1 ? 0 : sink_of(cpu);
 }
 
-/* The legacy ID where it fits, then the free odd ones */
-static int alloc_id(int idx)
+/*
+ * Allocate as the kernel does, CPU by CPU in order: in the map of the CPU's
+ * sink, the legacy ID 0x10 + 2 * cpu where it is valid and free, otherwise
+ * the lowest free ID.
+ */
+static void alloc_trace_ids(void)
 {
-	if (idx < 48)
-		return 0x10 + 2 * idx;
-	if (idx < 96)
-		return 0x11 + 2 * (idx - 48);
-	die("more than 96 CPUs share one ID map");
-	return 0;
+	static unsigned char used[MAX_SINKS][TRACE_ID_MAX + 1];
+	int c, id;
+
+	for (c = 0; c < nr_cpus; c++) {
+		unsigned char *map = used[map_of(c)];
+
+		id = 0x10 + 2 * c;
+		if (id > TRACE_ID_MAX || map[id])
+			for (id = TRACE_ID_MIN; id <= TRACE_ID_MAX && map[id]; id++)
+				;
+		if (id > TRACE_ID_MAX)
+			die("CPU %d: all %d trace IDs of its ID map are taken: at most %d CPUs can share a sink",
+			    c, TRACE_ID_MAX - TRACE_ID_MIN + 1, TRACE_ID_MAX - TRACE_ID_MIN + 1);
+		map[id] = 1;
+		cpu_trace_id[c] = id;
+	}
 }
 
 static int trace_id(int cpu)
 {
-	return alloc_id(map_index(cpu));
+	return cpu_trace_id[cpu];
 }
 
 static int cpu_pid(int cpu)
@@ -379,6 +399,23 @@ static void fmt_barrier(struct buf *out)
 		buf_u32(out, 0x7fffffff);
 }
 
+/*
+ * Unformatted trace (ETE + TRBE style): the bytes of one source as they
+ * are, padded to 8 bytes with ETMv4 Ignore packets (0x70).
+ */
+static void raw_data(struct buf *out, const struct buf *d)
+{
+	buf_put(out, d->p, d->len);
+	while (out->len % 8)
+		buf_u8(out, 0x70);
+}
+
+/* Whether the buffer of @cpu (or the part run on @cpu) is unformatted */
+static int raw_cpu(int cpu)
+{
+	return unformatted || (cpu == 1 && !strcmp(bad, "mixfmt"));
+}
+
 /* Interleave several streams in chunks of varying size */
 struct stream {
 	int id;
@@ -458,6 +495,13 @@ static void put_comm(int pid, int cpu, const char *comm)
 	buf_u32(&data, pid);
 	buf_put(&data, name, 16);
 	put_sample_id(&data, pid, pid, cpu);
+	if (cpu == 0 && !strcmp(bad, "oddsize")) {
+		/* a size that is not a multiple of 8: the next record is misaligned */
+		buf_u32(&data, 0);
+		if (list_topology)
+			printf("misaligned offset %#llx\n",
+			       (unsigned long long)(data_offset + data.len));
+	}
 	rec_end(&r);
 }
 
@@ -507,6 +551,9 @@ static void put_hw_id_raw(int pid, int cpu, u64 value, int size_adjust)
 {
 	struct rec r;
 
+	if (list_topology)
+		printf("hwid cpu %d offset %#llx value %#llx\n", cpu,
+		       (unsigned long long)(data_offset + data.len), (unsigned long long)value);
 	rec_begin(&r, PERF_RECORD_AUX_OUTPUT_HW_ID, 0);
 	buf_u64(&data, value);
 	if (size_adjust >= 0) {
@@ -543,6 +590,16 @@ static void put_hw_id(int pid, int cpu)
 		else if (!strcmp(bad, "over"))
 			adjust = 8;
 	}
+	if (cpu == 1 && !strcmp(bad, "hwidres")) {
+		/* bit 40: zero in minor versions 0 and 1 */
+		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, hwid_minor, 0) | 1ULL << 40, 0);
+		return;
+	}
+	if (!strcmp(bad, "minor2")) {
+		/* a later minor version may use bits 55:40: still readable */
+		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, 1, 0) | 2ULL << 56 | 1ULL << 40, 0);
+		return;
+	}
 	if (cpu == 1 && !strcmp(bad, "mixminor")) {
 		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, !hwid_minor, 0), 0);
 		return;
@@ -554,14 +611,15 @@ static void put_hw_id(int pid, int cpu)
 		put_hw_id_raw(pid, cpu, hw_id_value(id, sink + 1, hwid_minor, 0), 0);
 }
 
-static void put_aux(int pid, int cpu, u64 off, u64 size)
+static void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 {
 	struct rec r;
 
 	rec_begin(&r, PERF_RECORD_AUX, 0);
 	buf_u64(&data, off);
 	buf_u64(&data, size);
-	buf_u64(&data, 0);	/* formatted CoreSight trace */
+	/* PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW: unformatted trace */
+	buf_u64(&data, raw ? 0x0100 : 0);
 	put_sample_id(&data, pid, pid, cpu);
 	rec_end(&r);
 }
@@ -575,6 +633,8 @@ static void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref)
 	if (nr_index >= sizeof(index_off) / sizeof(index_off[0]))
 		die("too many AUXTRACE records");
 	index_off[nr_index++] = data_offset + data.len;
+	if (cpu == 1 && !strcmp(bad, "bigidx"))
+		idx = 0x10000;	/* beyond any CPU or thread */
 	rec_begin(&r, REC_AUXTRACE, 0);
 	buf_u64(&data, trace->len);
 	buf_u64(&data, 0);	/* offset in the AUX area */
@@ -584,6 +644,13 @@ static void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref)
 	buf_u32(&data, cpu);
 	buf_u32(&data, 0);
 	rec_end(&r);		/* header.size excludes the trace data */
+	if (!strcmp(bad, "auxbig"))
+		/* claims more trace than the file holds */
+		memcpy(data.p + data.len - 40, &(u64){ trace->len + (1ULL << 40) }, 8);
+	if (list_topology)
+		printf("auxtrace cpu %d offset %#llx size %#llx\n", cpu,
+		       (unsigned long long)index_off[nr_index - 1],
+		       (unsigned long long)*(u64 *)(data.p + data.len - 40));
 	buf_put(&data, trace->p, trace->len);
 }
 
@@ -602,12 +669,20 @@ static void put_auxtrace_info(void)
 	buf_u32(&data, AUXTRACE_CS_ETM);
 	buf_u32(&data, 0);
 	buf_u64(&data, header_version);
-	buf_u64(&data, ((u64)PMU_TYPE << 32) | nr_cpus);
+	if (!strcmp(bad, "numcpu0"))
+		buf_u64(&data, (u64)PMU_TYPE << 32);
+	else if (!strcmp(bad, "numcpubig"))
+		buf_u64(&data, ((u64)PMU_TYPE << 32) | (nr_cpus + 1));
+	else
+		buf_u64(&data, ((u64)PMU_TYPE << 32) | nr_cpus);
 	buf_u64(&data, 0);	/* not snapshot */
 	for (c = 0; c < nr_cpus; c++) {
 		u64 id;
 
-		if (header_version >= 2)
+		if (header_version >= 2 && flagged_meta)
+			/* perf 6.3-6.10: legacy ID flagged unused */
+			id = 0x80000000ULL | (0x10 + 2 * c);
+		else if (header_version >= 2)
 			id = 0x10 + 2 * (c % 48);
 		else if (legacy_meta)
 			id = 0x10 + 2 * c;	/* what stock perf record writes */
@@ -615,9 +690,9 @@ static void put_auxtrace_info(void)
 			id = trace_id(c);
 		if (!strcmp(bad, "staticdup") && c == 1)
 			id = trace_id(0);
-		buf_u64(&data, ETMV4_MAGIC);
-		buf_u64(&data, c);
-		buf_u64(&data, ETMV4_NR_PARAMS);
+		buf_u64(&data, c == 1 && !strcmp(bad, "magic") ? 0x6060606060606060ULL : ETMV4_MAGIC);
+		buf_u64(&data, c == 1 && !strcmp(bad, "cpurange") ? 0x10000 : c);
+		buf_u64(&data, c == 1 && !strcmp(bad, "nrparams") ? 0x1000 : ETMV4_NR_PARAMS);
 		buf_u64(&data, trcconfigr());
 		buf_u64(&data, id);
 		buf_u64(&data, 0x28000ea1);	/* TRCIDR0 */
@@ -637,13 +712,13 @@ static void put_finished_round(void)
 	rec_end(&r);
 }
 
-/* CPUs sharing the sink of @cpu, in order, and the position of @cpu */
+/* Traced CPUs sharing the sink of @cpu, in order, and the position of @cpu */
 static int sink_peer(int cpu, int step)
 {
 	int peers[MAX_CPUS], n = 0, me = 0, i;
 
 	for (i = 0; i < nr_cpus; i++) {
-		if (sink_of(i) != sink_of(cpu))
+		if (sink_of(i) != sink_of(cpu) || !traced(i))
 			continue;
 		if (i == cpu)
 			me = n;
@@ -661,6 +736,8 @@ static void gen_per_cpu(void)
 		put_mmap(cpu_pid(c), c);
 	}
 	for (c = 0; c < nr_cpus; c++) {
+		if (!traced(c))
+			continue;
 		put_itrace_start(cpu_pid(c), c);
 		put_hw_id(cpu_pid(c), c);
 	}
@@ -671,16 +748,28 @@ static void gen_per_cpu(void)
 	 * when CPUs share a sink.
 	 */
 	for (c = 0; c < nr_cpus; c++) {
-		struct stream s[2];
+		struct stream s[3];
 		struct buf trace = { 0 };
 		struct fmt f;
 		int other = sink_peer(c, -1);
 		int n = 0;
 
+		if (!traced(c))
+			continue;
 		memset(s, 0, sizeof(s));
 		s[n].id = trace_id(c);
 		etm_part(&s[n].data, c, 0, atoms / 2);
 		n++;
+		if (raw_cpu(c)) {
+			/* A per-CPU sink without formatter: only its CPU's trace */
+			etm_part(&s[0].data, c, 1, atoms - atoms / 2);
+			raw_data(&trace, &s[0].data);
+			put_aux(cpu_pid(c), c, 0, trace.len, 1);
+			put_auxtrace(&trace, c, cpu_pid(c), c, 0x1000 + c);
+			free(s[0].data.p);
+			free(trace.p);
+			continue;
+		}
 		if (other == c) {
 			/* Alone on its sink: both halves in one stream */
 			etm_part(&s[0].data, c, 1, atoms - atoms / 2);
@@ -689,15 +778,22 @@ static void gen_per_cpu(void)
 			etm_part(&s[n].data, other, 1, atoms - atoms / 2);
 			n++;
 		}
+		if (c == 1 && !strcmp(bad, "strayid")) {
+			/* trace of an ID that no CPU of the sink holds */
+			s[n].id = TRACE_ID_MAX - 1;
+			etm_part(&s[n].data, c, 2, 10);
+			n++;
+		}
 		fmt_init(&f, &trace);
 		if (barrier)
 			fmt_barrier(&trace);
 		fmt_interleave(&f, s, n);
 		fmt_finish(&f);
-		put_aux(cpu_pid(c), c, 0, trace.len);
+		put_aux(cpu_pid(c), c, 0, trace.len, 0);
 		put_auxtrace(&trace, c, cpu_pid(c), c, 0x1000 + c);
 		free(s[0].data.p);
 		free(s[1].data.p);
+		free(s[2].data.p);
 		free(trace.p);
 	}
 	put_finished_round();
@@ -724,12 +820,18 @@ static void gen_per_thread(void)
 		memset(&s, 0, sizeof(s));
 		s.id = trace_id(c);
 		etm_part(&s.data, c, k, atoms);
+		if (raw_cpu(c)) {
+			raw_data(&trace, &s.data);
+			put_aux(thread_pid, c, start, trace.len - start, 1);
+			free(s.data.p);
+			continue;
+		}
 		fmt_init(&f, &trace);
 		if (barrier)
 			fmt_barrier(&trace);
 		fmt_interleave(&f, &s, 1);
 		fmt_finish(&f);
-		put_aux(thread_pid, c, start, trace.len - start);
+		put_aux(thread_pid, c, start, trace.len - start, 0);
 		free(s.data.p);
 	}
 	put_auxtrace(&trace, 0, thread_pid, -1, 0x1000);
@@ -739,8 +841,9 @@ static void gen_per_thread(void)
 
 static void write_file(void)
 {
-	struct perf_event_attr attr;
+	struct perf_event_attr attr, dummy;
 	struct buf file = { 0 };
+	u64 nr_attrs = extra_event ? 2 : 1;
 	u64 attr_off = 104, attr_sz = PERF_ATTR_SIZE_VER7 + 16;
 	u64 feat_off, nrcpus_off, aux_off, aux_sz;
 	u64 features[4] = { 0 };
@@ -757,22 +860,42 @@ static void write_file(void)
 	attr.sample_id_all = 1;
 	attr.disabled = 1;
 
+	/*
+	 * -X: a dummy event of another sample_type listed first, as a
+	 * session with a tracking event can have.
+	 */
+	memset(&dummy, 0, sizeof(dummy));
+	dummy.type = PERF_TYPE_SOFTWARE;
+	dummy.size = PERF_ATTR_SIZE_VER7;
+	dummy.config = PERF_COUNT_SW_DUMMY;
+	dummy.sample_period = 1;
+	dummy.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    PERF_SAMPLE_IDENTIFIER;
+	dummy.sample_id_all = 1;
+
 	/* file header */
 	buf_u64(&file, 0x32454c4946524550ULL);	/* "PERFILE2" */
 	buf_u64(&file, 104);
 	buf_u64(&file, attr_sz);
 	buf_u64(&file, attr_off);
-	buf_u64(&file, attr_sz);
+	buf_u64(&file, attr_sz * nr_attrs);
 	buf_u64(&file, data_offset);
 	buf_u64(&file, data.len);
 	buf_u64(&file, 0);
 	buf_u64(&file, 0);
 	features[0] = (1ULL << FEAT_NRCPUS) | (1ULL << FEAT_AUXTRACE);
 	buf_put(&file, features, sizeof(features));
-	/* attrs, then the one event ID */
+	/* attrs, then their event IDs */
+	if (extra_event) {
+		buf_put(&file, &dummy, PERF_ATTR_SIZE_VER7);
+		buf_u64(&file, attr_off + 2 * attr_sz);
+		buf_u64(&file, 8);
+	}
 	buf_put(&file, &attr, PERF_ATTR_SIZE_VER7);
-	buf_u64(&file, attr_off + attr_sz);
+	buf_u64(&file, attr_off + nr_attrs * attr_sz + (extra_event ? 8 : 0));
 	buf_u64(&file, 8);
+	if (extra_event)
+		buf_u64(&file, EVENT_ID + 1);
 	buf_u64(&file, EVENT_ID);
 	while (file.len < data_offset)
 		buf_u8(&file, 0);
@@ -818,11 +941,19 @@ static void usage(void)
 		"  -b          start each buffer with a barrier of 4 FSYNCs\n"
 		"  -k CHUNK    interleave chunk size in bytes (default 24)\n"
 		"  -B KIND     malformed input: major idrange idzero dup chid chsink\n"
-		"              trunc over staticdup nohwid mixminor (applies to CPU 1)\n"
+		"              trunc over staticdup nohwid mixminor hwidres mixfmt\n"
+		"              magic cpurange nrparams (apply to CPU 1), minor2\n"
+		"              numcpu0 numcpubig auxbig bigidx strayid oddsize\n"
 		"  -p PID      first pid (default 1000, CPU c runs pid PID+c)\n"
 		"  -M          header v1: stock static IDs 0x10+2*cpu in the metadata\n"
 		"              instead of the real ones (as stock perf record writes)\n"
-		"  -L          print 'cpu C sink SINKID id TRACEID pid PID' per CPU\n");
+		"  -F          header v2: legacy IDs flagged with bit 31 (perf 6.3-6.10)\n"
+		"  -X          a dummy event of another sample_type before cs_etm's\n"
+		"  -U          unformatted trace (per-CPU sinks without formatter)\n"
+		"  -Z N        per-CPU: CPUs from N on got no trace ID: no HW_ID, no trace\n"
+		"  -L          print 'cpu C sink SINKID id TRACEID pid PID' per CPU and\n"
+		"              'hwid cpu C offset OFFSET value VALUE' per HW_ID record,\n"
+		"              'auxtrace cpu C offset OFFSET size SIZE' per AUXTRACE record\n");
 	exit(2);
 }
 
@@ -830,7 +961,7 @@ int main(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:ML")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -859,6 +990,10 @@ int main(int argc, char **argv)
 		case 'p': pid_base = atoi(optarg); break;
 		case 'M': legacy_meta = 1; break;
 		case 'L': list_topology = 1; break;
+		case 'F': flagged_meta = 1; break;
+		case 'X': extra_event = 1; break;
+		case 'U': unformatted = 1; break;
+		case 'Z': nr_traced = atoi(optarg); break;
 		default: usage();
 		}
 	}
@@ -872,6 +1007,7 @@ int main(int argc, char **argv)
 	if (!segments)
 		segments = 2 * nr_cpus;
 
+	alloc_trace_ids();
 	if (list_topology) {
 		int c;
 
@@ -881,7 +1017,7 @@ int main(int argc, char **argv)
 	}
 
 	read_elf(elf_path);
-	data_offset = 104 + PERF_ATTR_SIZE_VER7 + 16 + 8;
+	data_offset = 104 + (PERF_ATTR_SIZE_VER7 + 16 + 8) * (extra_event ? 2 : 1);
 
 	put_auxtrace_info();
 	if (per_thread)
