@@ -4,7 +4,7 @@
 
 S := scripts
 
-.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 bisect fuzz bench clean
+.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 bisect fuzz bench mutants clean
 
 all: setup
 
@@ -55,6 +55,9 @@ fuzz:			## longer fuzzing of the decoder (ASan+UBSan perf); FUZZ_FILES, FUZZ_SEE
 
 bench:			## decode benchmark: patched against stock 6.1 perf
 	@bash $(S)/bench.sh
+
+mutants:		## mutation check of the tests: break the series on purpose, N of M caught
+	@bash $(S)/mutants.sh
 
 clean:			## remove build/ (the cached base stays in ~/.cache/cs-trace-id)
 	rm -rf build

@@ -37,11 +37,17 @@ build_kernel() {
 # fail it
 build_module() {
 	local log=$LOGDIR/board-module-warnings.log
-	mkdir -p "$MODDIR"
-	cp "$TOP/tools/csboard/csboard.c" "$TOP/tools/csboard/Kbuild" "$MODDIR/"
-	rm -f "$MODDIR/csboard.o"
-	"$KSRC/scripts/checkpatch.pl" --strict -q --no-tree -f "$MODDIR/csboard.c" &&
-		kmake_arm64 O="$BOARD_DIR" M="$MODDIR" W=1 C=1 modules 2>&1 | tee "$log" &&
+	local enc=$MODDIR/../cstrace f
+	# the module's sources, and next to them (Kbuild: -I$(src)/../cstrace)
+	# the packet encoder and frame formatter it shares with tools/csgen
+	mkdir -p "$MODDIR" "$enc"
+	rm -f "$MODDIR"/*.[cho]
+	cp "$TOP"/tools/csboard/*.[ch] "$TOP/tools/csboard/Kbuild" "$MODDIR/" &&
+		cp "$TOP/tools/cstrace/cs-trace-enc.h" "$enc/" || return
+	for f in "$MODDIR"/*.[ch] "$enc/cs-trace-enc.h"; do
+		"$KSRC/scripts/checkpatch.pl" --strict -q --no-tree -f "$f" || return
+	done
+	kmake_arm64 O="$BOARD_DIR" M="$MODDIR" W=1 C=1 modules 2>&1 | tee "$log" &&
 		! grep -E 'warning:|error:' "$log"
 }
 

@@ -27,16 +27,21 @@ run_decode() {
 	STOCK_PERF=$STOCK_OUT/perf ASAN_PERF=$ASAN_OUT/perf \
 		"$TOP/tests/decode/run.sh" "$PERF_DIR/perf" "$work"
 }
+# count_checks PREFIX LOG: one result per "PASS name" / "FAIL name: why"
+# line of LOG
+count_checks() {
+	local prefix=$1 log=$2 status name
+	while read -r status name; do
+		case "$status" in
+		PASS) result PASS "$prefix ${name}" ;;
+		FAIL) result FAIL "$prefix ${name%:}" "$(grep -m1 "^FAIL $name" "$log" | cut -d' ' -f3- | cut -c1-200)" ;;
+		esac
+	done < <(grep -E '^(PASS|FAIL) ' "$log" | awk '{print $1, $2}')
+}
+
 run_step "decode tests (patched, stock and ASan+UBSan perf)" "$log" run_decode
 rc=$?
-n=0
-while read -r status name; do
-	n=$((n + 1))
-	case "$status" in
-	PASS) result PASS "decode ${name}" ;;
-	FAIL) result FAIL "decode ${name%:}" "$(grep -m1 "^FAIL $name" "$log" | cut -d' ' -f3- | cut -c1-200)" ;;
-	esac
-done < <(grep -E '^(PASS|FAIL) ' "$log" | awk '{print $1, $2}')
+count_checks decode "$log"
 
 # Every check run.sh lists must have run, each once, and its exit status
 # must agree with what it printed.
@@ -56,6 +61,17 @@ if [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
 	result FAIL "decode: run.sh exit status" "exit $rc without a failed check (log: $log)"
 elif [ "$rc" -eq 0 ] && [ "$nfail" -ne 0 ]; then
 	result FAIL "decode: run.sh exit status" "exit 0 with $nfail failed checks"
+fi
+
+# The packet encoder and frame formatter of csgen and csboard, against
+# OpenCSD's packet lister
+olog=$LOGDIR/decode-opencsd.log
+run_step "encoder check against OpenCSD" "$olog" \
+	"$TOP/tools/cstrace/check-opencsd.sh" "$BUILD/opencsd-check"
+orc=$?
+count_checks encoder "$olog"
+if [ "$orc" -ne 0 ] && ! grep -q '^FAIL ' "$olog"; then
+	result FAIL "encoder check: exit status" "exit $orc without a failed check (log: $olog)"
 fi
 
 # A bounded, seeded fuzz campaign on the ASan+UBSan perf (make fuzz runs a

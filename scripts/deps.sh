@@ -8,7 +8,7 @@ set -euo pipefail
 HOST_PKGS=(build-essential bc bison flex libssl-dev libelf-dev libdw-dev
 	zlib1g-dev python3 xz-utils rsync cpio kmod git ccache
 	gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-system-arm
-	sparse coccinelle libopencsd-dev libopencsd-bin linux-source-6.1
+	sparse coccinelle ocaml-nox libopencsd-dev libopencsd-bin linux-source-6.1
 	device-tree-compiler python3-ply python3-git time file)
 ARM64_PKGS=(busybox-static:arm64 libelf-dev:arm64 zlib1g-dev:arm64)
 

@@ -151,7 +151,7 @@ for s in "${steps[@]}"; do
 	arm32) need_tools "lint arm32-W1-sparse" sparse:sparse \
 		arm-linux-gnueabihf-gcc:gcc-arm-linux-gnueabihf &&
 		lint_step arm32-W1-sparse arm32_step ;;
-	cocci) need_tools "lint coccicheck" spatch:coccinelle && lint_step coccicheck cocci_warnings ;;
+	cocci) need_tools "lint coccicheck" spatch:coccinelle ocamlopt:ocaml-nox && lint_step coccicheck cocci_warnings ;;
 	kdoc) need_tools "lint kernel-doc" perl:perl "$KSRC/scripts/kernel-doc:linux-source-6.1" &&
 		kdoc_step ;;
 	*) die "unknown lint step $s" ;;

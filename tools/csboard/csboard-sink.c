@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csboard sinks: "csboard,sim-sink", like an ETF. The trace of its sources
+ * goes through the frame formatter of cs-trace-enc.h into a ring of trace
+ * RAM; when the last CPU of a perf session stops, the sink copies the RAM
+ * into that CPU's AUX buffer, with a barrier packet at the start where the
+ * ring wrapped.
+ */
+
+#include <linux/coresight.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/platform_device.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+
+#include "coresight-etm-perf.h"
+#include "coresight-priv.h"
+
+#include "cs-trace-enc.h"
+#include "csboard.h"
+
+static unsigned int ram_kb = 1024;
+module_param(ram_kb, uint, 0444);
+MODULE_PARM_DESC(ram_kb, "trace RAM of a sink, in KiB");
+
+static unsigned int ram_use_kb;
+module_param(ram_use_kb, uint, 0644);
+MODULE_PARM_DESC(ram_use_kb, "trace RAM a sink uses from the next session on, 0 for all");
+
+/**
+ * struct sim_sink - a simulated ETF
+ * @csdev:	the CoreSight device.
+ * @lock:	protects every other field. Raw: taken in hardirq hrtimer
+ *		callbacks.
+ * @pid:	owner of the perf session using the sink, -1 for none.
+ * @users:	CPUs of that session with the sink enabled.
+ * @fmt:	the frame formatter.
+ * @ram:	trace RAM, a ring of whole frames.
+ * @ram_size:	bytes of @ram in use in this session.
+ * @ram_alloc:	bytes allocated for @ram.
+ * @wr:		offset in @ram of the next frame.
+ * @fill:	bytes of trace held in @ram.
+ * @wrapped:	@ram overwrote frames in this session: trace was lost.
+ * @bytes_out:	bytes copied to perf AUX buffers, for the "sim" group.
+ * @lost:	collections that lost trace (trace RAM wrapped or more than
+ *		the AUX buffer could take), for the "sim" group.
+ */
+struct sim_sink {
+	struct coresight_device *csdev;
+	raw_spinlock_t lock;	/* protects every other field */
+	pid_t pid;
+	int users;
+	struct cs_fmt fmt;
+	u8 *ram;
+	size_t ram_size;
+	size_t ram_alloc;
+	size_t wr;
+	size_t fill;
+	bool wrapped;
+	u64 bytes_out;
+	u64 lost;
+};
+
+DEFINE_PER_CPU(struct sim_sink *, active_sink);
+
+/* A complete frame of the formatter: into the ring */
+static void sink_emit_frame(struct cs_fmt *fmt)
+{
+	struct sim_sink *sink = container_of(fmt, struct sim_sink, fmt);
+
+	memcpy(sink->ram + sink->wr, fmt->frame, CS_FRAME_SIZE);
+	sink->wr = (sink->wr + CS_FRAME_SIZE) % sink->ram_size;
+	if (sink->fill < sink->ram_size)
+		sink->fill += CS_FRAME_SIZE;
+	else
+		sink->wrapped = true;
+}
+
+/* Called by a source on its CPU: @len bytes of trace with ID @id */
+void sim_sink_write(struct sim_sink *sink, int id, const u8 *data, size_t len)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sink->lock, flags);
+	cs_fmt_write(&sink->fmt, id, data, len);
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
+}
+
+struct coresight_device *sim_sink_csdev(struct sim_sink *sink)
+{
+	return sink->csdev;
+}
+
+static void sink_reset(struct sim_sink *sink)
+{
+	size_t want = (size_t)READ_ONCE(ram_use_kb) * SZ_1K;
+
+	if (!want || want > sink->ram_alloc)
+		want = sink->ram_alloc;
+	sink->ram_size = max_t(size_t, want & ~(size_t)(CS_FRAME_SIZE - 1),
+			       CS_FRAME_SIZE);
+	cs_fmt_init(&sink->fmt, sink_emit_frame);
+	sink->wr = 0;
+	sink->fill = 0;
+	sink->wrapped = false;
+}
+
+/**
+ * struct sim_buffer - the perf AUX buffer of an event
+ * @pid:	owner of the perf session.
+ * @nr_pages:	pages of the AUX buffer.
+ * @pages:	the pages.
+ */
+struct sim_buffer {
+	pid_t pid;
+	int nr_pages;
+	void **pages;
+};
+
+static void *sim_sink_alloc_buffer(struct coresight_device *csdev,
+				   struct perf_event *event, void **pages,
+				   int nr_pages, bool overwrite)
+{
+	struct sim_buffer *buf;
+
+	/* Snapshot mode is not simulated */
+	if (overwrite)
+		return NULL;
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	buf->pid = task_pid_nr(event->owner);
+	buf->nr_pages = nr_pages;
+	buf->pages = pages;
+	return buf;
+}
+
+static void sim_sink_free_buffer(void *config)
+{
+	kfree(config);
+}
+
+static int sim_sink_enable(struct coresight_device *csdev, u32 mode,
+			   void *data)
+{
+	struct sim_sink *sink = dev_get_drvdata(csdev->dev.parent);
+	struct sim_buffer *buf;
+	unsigned long flags;
+	int ret = 0;
+
+	/* Only perf sessions are simulated */
+	if (mode != CS_MODE_PERF)
+		return -EINVAL;
+	buf = etm_perf_sink_config(data);
+	if (!buf)
+		return -EINVAL;
+
+	raw_spin_lock_irqsave(&sink->lock, flags);
+	if (sink->users && sink->pid != buf->pid) {
+		ret = -EBUSY;
+	} else {
+		if (!sink->users) {
+			sink_reset(sink);
+			sink->pid = buf->pid;
+		}
+		sink->users++;
+		this_cpu_write(active_sink, sink);
+	}
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
+	return ret;
+}
+
+static int sim_sink_disable(struct coresight_device *csdev)
+{
+	struct sim_sink *sink = dev_get_drvdata(csdev->dev.parent);
+	unsigned long flags;
+	int ret = 0;
+
+	raw_spin_lock_irqsave(&sink->lock, flags);
+	if (--sink->users)
+		ret = -EBUSY;	/* still in use by other CPUs */
+	else
+		sink->pid = -1;
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
+	return ret;
+}
+
+/* Overwrite the first frame copied at @head: frames are 16-byte aligned */
+static void sink_copy_barrier(struct sim_buffer *buf, unsigned long head)
+{
+	size_t off = head % ((size_t)buf->nr_pages * PAGE_SIZE);
+
+	coresight_insert_barrier_packet(buf->pages[off / PAGE_SIZE] +
+					off % PAGE_SIZE);
+}
+
+/* Copy @len bytes of trace RAM from @from to the AUX buffer at @head */
+static void sink_copy_out(struct sim_sink *sink, struct sim_buffer *buf,
+			  unsigned long head, size_t from, size_t len)
+{
+	size_t aux_size = (size_t)buf->nr_pages * PAGE_SIZE;
+	size_t off = head % aux_size, n;
+
+	while (len) {
+		n = min3(len, PAGE_SIZE - off % PAGE_SIZE, sink->ram_size - from);
+		memcpy(buf->pages[off / PAGE_SIZE] + off % PAGE_SIZE,
+		       sink->ram + from, n);
+		off = (off + n) % aux_size;
+		from = (from + n) % sink->ram_size;
+		len -= n;
+	}
+}
+
+static unsigned long sim_sink_update_buffer(struct coresight_device *csdev,
+					    struct perf_output_handle *handle,
+					    void *config)
+{
+	struct sim_sink *sink = dev_get_drvdata(csdev->dev.parent);
+	struct sim_buffer *buf = config;
+	unsigned long flags;
+	size_t len = 0;
+	bool lost;
+
+	if (!buf)
+		return 0;
+
+	raw_spin_lock_irqsave(&sink->lock, flags);
+	/*
+	 * As an ETF: the last CPU of the session to stop collects the trace.
+	 * perf stops the CPUs of a session one after the other; were two to
+	 * stop at once, both could see the other still using the sink and
+	 * leave the trace in it, which the test would report as missing.
+	 */
+	if (sink->users != 1)
+		goto out;
+
+	cs_fmt_flush(&sink->fmt);
+	/* The decoder starts each buffer afresh: name the ID again */
+	cs_fmt_forget_id(&sink->fmt);
+	len = sink->fill;
+	lost = sink->wrapped;
+	/* Keep the newest trace that fits */
+	if (len > (handle->size & ~(CS_FRAME_SIZE - 1UL))) {
+		len = handle->size & ~(CS_FRAME_SIZE - 1UL);
+		lost = true;
+	}
+	if (!len)
+		goto out;
+
+	sink_copy_out(sink, buf, handle->head,
+		      (sink->wr + sink->ram_size - len) % sink->ram_size, len);
+	if (lost) {
+		/* The decoder must resynchronise: frames are missing */
+		sink_copy_barrier(buf, handle->head);
+		perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
+		sink->lost++;
+	}
+	sink->bytes_out += len;
+	sink->fill = 0;
+	sink->wrapped = false;
+out:
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
+	return len;
+}
+
+static const struct coresight_ops_sink sim_sink_ops = {
+	.enable		= sim_sink_enable,
+	.disable	= sim_sink_disable,
+	.alloc_buffer	= sim_sink_alloc_buffer,
+	.free_buffer	= sim_sink_free_buffer,
+	.update_buffer	= sim_sink_update_buffer,
+};
+
+static const struct coresight_ops sim_sink_cs_ops = {
+	.sink_ops = &sim_sink_ops,
+};
+
+/* ---- sysfs: statistics ---- */
+
+/* "sink NAME SINK_ID BYTES_OUT LOST" */
+static ssize_t sink_stats_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct coresight_device *csdev = to_coresight_device(dev);
+	struct sim_sink *sink = dev_get_drvdata(dev->parent);
+	unsigned long flags;
+	ssize_t n;
+
+	raw_spin_lock_irqsave(&sink->lock, flags);
+	n = sysfs_emit(buf, "sink %s 0x%lx %llu %llu\n", dev_name(dev),
+		       csdev->ea ? (unsigned long)csdev->ea->var : 0,
+		       sink->bytes_out, sink->lost);
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
+	return n;
+}
+
+static ssize_t sink_stats_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t size)
+{
+	struct sim_sink *sink = dev_get_drvdata(dev->parent);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sink->lock, flags);
+	sink->bytes_out = 0;
+	sink->lost = 0;
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
+	return size;
+}
+
+static struct device_attribute dev_attr_sink_stats =
+	__ATTR(stats, 0644, sink_stats_show, sink_stats_store);
+
+static struct attribute *sim_sink_sim_attrs[] = {
+	&dev_attr_sink_stats.attr,
+	NULL,
+};
+
+static const struct attribute_group sim_sink_sim_group = {
+	.name = "sim",
+	.attrs = sim_sink_sim_attrs,
+};
+
+static const struct attribute_group *sim_sink_groups[] = {
+	&sim_sink_sim_group,
+	NULL,
+};
+
+/* ---- platform driver ---- */
+
+DEFINE_CORESIGHT_DEVLIST(sink_devs, "simsink");
+
+static void sim_sink_free_ram(void *ram)
+{
+	vfree(ram);
+}
+
+static int sim_sink_probe(struct platform_device *pdev)
+{
+	struct coresight_desc desc = { 0 };
+	struct device *dev = &pdev->dev;
+	struct sim_sink *sink;
+	int ret;
+
+	sink = devm_kzalloc(dev, sizeof(*sink), GFP_KERNEL);
+	if (!sink)
+		return -ENOMEM;
+	raw_spin_lock_init(&sink->lock);
+	sink->pid = -1;
+	sink->ram_alloc = max(ram_kb, 1U) * SZ_1K;
+	sink->ram = vzalloc(sink->ram_alloc);
+	if (!sink->ram)
+		return -ENOMEM;
+	ret = devm_add_action_or_reset(dev, sim_sink_free_ram, sink->ram);
+	if (ret)
+		return ret;
+	sink_reset(sink);
+
+	desc.name = coresight_alloc_device_name(&sink_devs, dev);
+	if (!desc.name)
+		return -ENOMEM;
+	desc.type = CORESIGHT_DEV_TYPE_SINK;
+	desc.subtype.sink_subtype = CORESIGHT_DEV_SUBTYPE_SINK_BUFFER;
+	desc.ops = &sim_sink_cs_ops;
+	desc.groups = sim_sink_groups;
+	sink->csdev = sim_register(pdev, &desc, sink);
+	return PTR_ERR_OR_ZERO(sink->csdev);
+}
+
+static int sim_sink_remove(struct platform_device *pdev)
+{
+	struct sim_sink *sink = platform_get_drvdata(pdev);
+
+	coresight_unregister(sink->csdev);
+	return 0;
+}
+
+static const struct of_device_id sim_sink_match[] = {
+	{ .compatible = "csboard,sim-sink" },
+	{}
+};
+MODULE_DEVICE_TABLE(of, sim_sink_match);
+
+struct platform_driver sim_sink_driver = {
+	.probe	= sim_sink_probe,
+	.remove	= sim_sink_remove,
+	.driver	= {
+		.name = "csboard-sim-sink",
+		.of_match_table = sim_sink_match,
+		.suppress_bind_attrs = true,
+	},
+};
+

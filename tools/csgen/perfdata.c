@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csgen perf.data writer: the records of the data section, the file header,
+ * attributes and feature sections.
+ */
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csgen.h"
+
+/* perf tool private record types */
+#define REC_AUXTRACE_INFO	70
+#define REC_AUXTRACE		71
+#define REC_FINISHED_ROUND	68
+#define AUXTRACE_CS_ETM		3
+
+/* perf.data features */
+#define FEAT_NRCPUS		7
+#define FEAT_AUXTRACE		18
+
+/* cs_etm metadata */
+#define ETMV4_MAGIC		0x4040404040404040ULL
+#define ETMV4_NR_PARAMS		7
+#define PMU_TYPE		42
+#define ETM_OPT_CTXTID		14
+#define ETM_OPT_TS		28
+
+#define EVENT_ID		7
+
+static struct buf data;		/* the data section */
+u64 data_offset;		/* file offset of the data section */
+static u64 index_off[4096], nr_index;
+static u64 now = 1000000000ULL;
+
+/* sample_id_all trailer: TID, TIME[, CPU], IDENTIFIER */
+static void put_sample_id(struct buf *b, int pid, int tid, int cpu)
+{
+	buf_u32(b, pid);
+	buf_u32(b, tid);
+	buf_u64(b, now++);
+	if (sample_cpu) {
+		buf_u32(b, cpu);
+		buf_u32(b, 0);
+	}
+	buf_u64(b, EVENT_ID);
+}
+
+
+struct rec {
+	size_t start;
+};
+
+static void rec_begin(struct rec *r, u32 type, uint16_t misc)
+{
+	struct perf_event_header h = { .type = type, .misc = misc, .size = 0 };
+
+	r->start = data.len;
+	buf_put(&data, &h, sizeof(h));
+}
+
+static void rec_end(struct rec *r)
+{
+	struct perf_event_header *h = (void *)(data.p + r->start);
+
+	h->size = data.len - r->start;
+}
+
+void put_comm(int pid, int cpu, const char *comm)
+{
+	struct rec r;
+	char name[16] = { 0 };
+
+	snprintf(name, sizeof(name), "%s", comm);
+	rec_begin(&r, PERF_RECORD_COMM, 0);
+	buf_u32(&data, pid);
+	buf_u32(&data, pid);
+	buf_put(&data, name, 16);
+	put_sample_id(&data, pid, pid, cpu);
+	if (cpu == 0 && !strcmp(bad, "oddsize")) {
+		/* a size that is not a multiple of 8: the next record is misaligned */
+		buf_u32(&data, 0);
+		if (list_topology)
+			printf("misaligned offset %#llx\n",
+			       (unsigned long long)(data_offset + data.len));
+	}
+	rec_end(&r);
+}
+
+void put_mmap(int pid, int cpu)
+{
+	struct rec r;
+	size_t n = strlen(elf_path) + 1;
+	size_t padded = (n + 7) & ~(size_t)7;
+	char *name = calloc(1, padded);
+
+	memcpy(name, elf_path, n);
+	rec_begin(&r, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+	buf_u32(&data, pid);
+	buf_u32(&data, pid);
+	buf_u64(&data, map_start);
+	buf_u64(&data, map_len);
+	buf_u64(&data, map_pgoff);
+	buf_put(&data, name, padded);
+	put_sample_id(&data, pid, pid, cpu);
+	rec_end(&r);
+	free(name);
+}
+
+void put_itrace_start(int pid, int cpu)
+{
+	struct rec r;
+
+	rec_begin(&r, PERF_RECORD_ITRACE_START, 0);
+	buf_u32(&data, pid);
+	buf_u32(&data, pid);
+	put_sample_id(&data, pid, pid, cpu);
+	rec_end(&r);
+}
+
+static u64 hw_id_value(int id, u32 sink, int minor, int major)
+{
+	u64 v = (u64)(id & 0xff);
+
+	if (minor >= 1)
+		v |= (u64)sink << 8;
+	v |= (u64)(minor & 0xf) << 56;
+	v |= (u64)(major & 0xf) << 60;
+	return v;
+}
+
+static void put_hw_id_raw(int pid, int cpu, u64 value, int size_adjust)
+{
+	struct rec r;
+
+	if (list_topology)
+		printf("hwid cpu %d offset %#llx value %#llx\n", cpu,
+		       (unsigned long long)(data_offset + data.len), (unsigned long long)value);
+	rec_begin(&r, PERF_RECORD_AUX_OUTPUT_HW_ID, 0);
+	buf_u64(&data, value);
+	if (size_adjust >= 0) {
+		put_sample_id(&data, pid, pid, cpu);
+		while (size_adjust > 0) {
+			buf_u64(&data, 0);
+			size_adjust -= 8;
+		}
+	}
+	rec_end(&r);
+}
+
+void put_hw_id(int pid, int cpu)
+{
+	int id = trace_id(cpu);
+	u32 sink = sink_id(sink_of(cpu));
+	int major = 0, adjust = 0;
+
+	if (hwid_minor < 0)
+		return;
+	if (cpu == 1 && !strcmp(bad, "nohwid"))
+		return;
+	if (cpu == 1) {
+		if (!strcmp(bad, "major"))
+			major = 1;
+		else if (!strcmp(bad, "idrange"))
+			id = 0x70;
+		else if (!strcmp(bad, "idzero"))
+			id = 0;
+		else if (!strcmp(bad, "dup"))
+			id = trace_id(0);
+		else if (!strcmp(bad, "trunc"))
+			adjust = -1;
+		else if (!strcmp(bad, "over"))
+			adjust = 8;
+	}
+	if (cpu == 1 && !strcmp(bad, "hwidres")) {
+		/* bit 40: zero in minor versions 0 and 1 */
+		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, hwid_minor, 0) | 1ULL << 40, 0);
+		return;
+	}
+	if (!strcmp(bad, "minor2")) {
+		/* a later minor version may use bits 55:40: still readable */
+		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, 1, 0) | 2ULL << 56 | 1ULL << 40, 0);
+		return;
+	}
+	if (cpu == 1 && !strcmp(bad, "mixminor")) {
+		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, !hwid_minor, 0), 0);
+		return;
+	}
+	put_hw_id_raw(pid, cpu, hw_id_value(id, sink, hwid_minor, major), adjust);
+	if (cpu == 1 && !strcmp(bad, "chid"))
+		put_hw_id_raw(pid, cpu, hw_id_value(id + 1, sink, hwid_minor, 0), 0);
+	if (cpu == 1 && !strcmp(bad, "chsink"))
+		put_hw_id_raw(pid, cpu, hw_id_value(id, sink + 1, hwid_minor, 0), 0);
+}
+
+void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
+{
+	struct rec r;
+
+	rec_begin(&r, PERF_RECORD_AUX, 0);
+	buf_u64(&data, off);
+	buf_u64(&data, size);
+	/* PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW: unformatted trace */
+	buf_u64(&data, raw ? 0x0100 : 0);
+	put_sample_id(&data, pid, pid, cpu);
+	rec_end(&r);
+}
+
+void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref)
+{
+	struct rec r;
+
+	if (trace->len % 8)
+		die("AUX data not 8-byte aligned");
+	if (nr_index >= sizeof(index_off) / sizeof(index_off[0]))
+		die("too many AUXTRACE records");
+	index_off[nr_index++] = data_offset + data.len;
+	if (cpu == 1 && !strcmp(bad, "bigidx"))
+		idx = 0x10000;	/* beyond any CPU or thread */
+	rec_begin(&r, REC_AUXTRACE, 0);
+	buf_u64(&data, trace->len);
+	buf_u64(&data, 0);	/* offset in the AUX area */
+	buf_u64(&data, ref);
+	buf_u32(&data, idx);
+	buf_u32(&data, tid);
+	buf_u32(&data, cpu);
+	buf_u32(&data, 0);
+	rec_end(&r);		/* header.size excludes the trace data */
+	if (!strcmp(bad, "auxbig"))
+		/* claims more trace than the file holds */
+		memcpy(data.p + data.len - 40, &(u64){ trace->len + (1ULL << 40) }, 8);
+	if (list_topology)
+		printf("auxtrace cpu %d offset %#llx size %#llx\n", cpu,
+		       (unsigned long long)index_off[nr_index - 1],
+		       (unsigned long long)*(u64 *)(data.p + data.len - 40));
+	buf_put(&data, trace->p, trace->len);
+}
+
+static u64 trcconfigr(void)
+{
+	/* RES1 bit 0, CID tracing, timestamps unless per-thread */
+	return 0x1 | (1 << 6) | (per_thread ? 0 : 1 << 11);
+}
+
+void put_auxtrace_info(void)
+{
+	struct rec r;
+	int c;
+
+	rec_begin(&r, REC_AUXTRACE_INFO, 0);
+	buf_u32(&data, AUXTRACE_CS_ETM);
+	buf_u32(&data, 0);
+	buf_u64(&data, header_version);
+	if (!strcmp(bad, "numcpu0"))
+		buf_u64(&data, (u64)PMU_TYPE << 32);
+	else if (!strcmp(bad, "numcpubig"))
+		buf_u64(&data, ((u64)PMU_TYPE << 32) | (nr_cpus + 1));
+	else
+		buf_u64(&data, ((u64)PMU_TYPE << 32) | nr_cpus);
+	buf_u64(&data, 0);	/* not snapshot */
+	for (c = 0; c < nr_cpus; c++) {
+		u64 id;
+
+		if (header_version >= 2 && flagged_meta)
+			/* perf 6.3-6.10: legacy ID flagged unused */
+			id = 0x80000000ULL | (0x10 + 2 * c);
+		else if (header_version >= 2)
+			id = 0x10 + 2 * (c % 48);
+		else if (legacy_meta)
+			id = 0x10 + 2 * c;	/* what stock perf record writes */
+		else
+			id = trace_id(c);
+		if (!strcmp(bad, "staticdup") && c == 1)
+			id = trace_id(0);
+		buf_u64(&data, c == 1 && !strcmp(bad, "magic") ? 0x6060606060606060ULL : ETMV4_MAGIC);
+		buf_u64(&data, c == 1 && !strcmp(bad, "cpurange") ? 0x10000 : c);
+		buf_u64(&data, c == 1 && !strcmp(bad, "nrparams") ? 0x1000 : ETMV4_NR_PARAMS);
+		buf_u64(&data, trcconfigr());
+		buf_u64(&data, id);
+		buf_u64(&data, 0x28000ea1);	/* TRCIDR0 */
+		buf_u64(&data, 0x4100f403);	/* TRCIDR1: ETMv4.0 */
+		buf_u64(&data, 0x00000488);	/* TRCIDR2: 64-bit VA, 32-bit CID */
+		buf_u64(&data, 0);		/* TRCIDR8: no speculation */
+		buf_u64(&data, 0xcc);		/* TRCAUTHSTATUS */
+	}
+	rec_end(&r);
+}
+
+void put_finished_round(void)
+{
+	struct rec r;
+
+	rec_begin(&r, REC_FINISHED_ROUND, 0);
+	rec_end(&r);
+}
+
+void write_file(void)
+{
+	struct perf_event_attr attr, dummy;
+	struct buf file = { 0 };
+	u64 nr_attrs = extra_event ? 2 : 1;
+	u64 attr_off = 104, attr_sz = PERF_ATTR_SIZE_VER7 + 16;
+	u64 feat_off, nrcpus_off, aux_off, aux_sz;
+	u64 features[4] = { 0 };
+	FILE *f;
+	u64 i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PMU_TYPE;
+	attr.size = PERF_ATTR_SIZE_VER7;
+	attr.config = (1ULL << ETM_OPT_CTXTID) | (per_thread ? 0 : 1ULL << ETM_OPT_TS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+			   (sample_cpu ? PERF_SAMPLE_CPU : 0) | PERF_SAMPLE_IDENTIFIER;
+	attr.sample_id_all = 1;
+	attr.disabled = 1;
+
+	/*
+	 * -X: a dummy event of another sample_type listed first, as a
+	 * session with a tracking event can have.
+	 */
+	memset(&dummy, 0, sizeof(dummy));
+	dummy.type = PERF_TYPE_SOFTWARE;
+	dummy.size = PERF_ATTR_SIZE_VER7;
+	dummy.config = PERF_COUNT_SW_DUMMY;
+	dummy.sample_period = 1;
+	dummy.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    PERF_SAMPLE_IDENTIFIER;
+	dummy.sample_id_all = 1;
+
+	/* file header */
+	buf_u64(&file, 0x32454c4946524550ULL);	/* "PERFILE2" */
+	buf_u64(&file, 104);
+	buf_u64(&file, attr_sz);
+	buf_u64(&file, attr_off);
+	buf_u64(&file, attr_sz * nr_attrs);
+	buf_u64(&file, data_offset);
+	buf_u64(&file, data.len);
+	buf_u64(&file, 0);
+	buf_u64(&file, 0);
+	features[0] = (1ULL << FEAT_NRCPUS) | (1ULL << FEAT_AUXTRACE);
+	buf_put(&file, features, sizeof(features));
+	/* attrs, then their event IDs */
+	if (extra_event) {
+		buf_put(&file, &dummy, PERF_ATTR_SIZE_VER7);
+		buf_u64(&file, attr_off + 2 * attr_sz);
+		buf_u64(&file, 8);
+	}
+	buf_put(&file, &attr, PERF_ATTR_SIZE_VER7);
+	buf_u64(&file, attr_off + nr_attrs * attr_sz + (extra_event ? 8 : 0));
+	buf_u64(&file, 8);
+	if (extra_event)
+		buf_u64(&file, EVENT_ID + 1);
+	buf_u64(&file, EVENT_ID);
+	while (file.len < data_offset)
+		buf_u8(&file, 0);
+	buf_put(&file, data.p, data.len);
+
+	/* feature sections: table, then NRCPUS, then AUXTRACE index */
+	feat_off = file.len;
+	nrcpus_off = feat_off + 2 * 16;
+	aux_off = nrcpus_off + 8;
+	aux_sz = 8 + nr_index * 16;
+	buf_u64(&file, nrcpus_off);
+	buf_u64(&file, 8);
+	buf_u64(&file, aux_off);
+	buf_u64(&file, aux_sz);
+	buf_u32(&file, nr_cpus);
+	buf_u32(&file, nr_cpus);
+	buf_u64(&file, nr_index);
+	for (i = 0; i < nr_index; i++) {
+		buf_u64(&file, index_off[i]);
+		buf_u64(&file, 48);	/* size of the AUXTRACE record header */
+	}
+
+	f = fopen(out_path, "wb");
+	if (!f || fwrite(file.p, 1, file.len, f) != file.len || fclose(f))
+		die("cannot write %s", out_path);
+	free(file.p);
+}
+

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csgen trace: the ETMv4 trace of each CPU, formatted into frames (or left
+ * unformatted) and laid out in AUX buffers, per CPU or per thread.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "csgen.h"
+#include "cs-trace-enc.h"
+
+/* Packets are encoded here, then appended to a buffer */
+static u8 pkt[CS_ETM4_PKT_MAX];
+
+static void put_pkt(struct buf *b, const u8 *end)
+{
+	buf_put(b, pkt, end - pkt);
+}
+
+static u64 ts_base = 0x1234500000000ULL;
+
+/*
+ * One self-contained piece of the trace of a CPU: sync, timestamp, address
+ * and context (EL0), then E atoms of the loop of func_cpu<cpu>.
+ */
+static void etm_part(struct buf *b, int cpu, int part, int nr_atoms)
+{
+	u64 ts = ts_base + (u64)part * 0x10000000ULL + (u64)cpu * 0x1000;
+	int i;
+
+	put_pkt(b, cs_etm4_async(pkt));
+	put_pkt(b, cs_etm4_trace_info(pkt));
+	put_pkt(b, cs_etm4_timestamp(pkt, ts));
+	put_pkt(b, cs_etm4_addr_ctxt(pkt, func_addr[cpu], 0, cpu_pid(cpu)));
+	for (i = 0; i < nr_atoms; i++) {
+		/* E atom: the loop branch is taken */
+		put_pkt(b, cs_etm4_atom(pkt, 1));
+		if (ts_every && (i + 1) % ts_every == 0) {
+			ts += 0x100;
+			put_pkt(b, cs_etm4_timestamp(pkt, ts));
+		}
+	}
+	if (!strcmp(end_mode, "async"))
+		put_pkt(b, cs_etm4_async(pkt));
+}
+
+/* ---- formatted AUX buffers: the formatter of cs-trace-enc.h ---- */
+struct fmt {
+	struct cs_fmt cs;	/* first: emit() gets it */
+	struct buf *out;
+};
+
+static void fmt_emit(struct cs_fmt *cs)
+{
+	struct fmt *f = (struct fmt *)cs;
+
+	buf_put(f->out, cs->frame, CS_FRAME_SIZE);
+}
+
+static void fmt_init(struct fmt *f, struct buf *out)
+{
+	cs_fmt_init(&f->cs, fmt_emit);
+	f->out = out;
+}
+
+/* End of a buffer: pad the last frame with the null ID */
+static void fmt_finish(struct fmt *f)
+{
+	int k;
+
+	cs_fmt_flush(&f->cs);
+	if (!strcmp(end_mode, "pad")) {
+		/* -E pad: four more frames of the null ID only */
+		for (k = 0; k < 4; k++) {
+			cs_fmt_forget_id(&f->cs);
+			cs_fmt_set_id(&f->cs, 0);
+			cs_fmt_flush(&f->cs);
+		}
+	}
+}
+
+static void fmt_barrier(struct buf *out)
+{
+	u8 b[CS_FRAME_SIZE];
+
+	buf_put(out, b, cs_fmt_barrier(b) - b);
+}
+
+/*
+ * Unformatted trace (ETE + TRBE style): the bytes of one source as they
+ * are, padded to 8 bytes with ETMv4 Ignore packets (0x70).
+ */
+static void raw_data(struct buf *out, const struct buf *d)
+{
+	buf_put(out, d->p, d->len);
+	while (out->len % 8)
+		buf_u8(out, 0x70);
+}
+
+/* Whether the buffer of @cpu (or the part run on @cpu) is unformatted */
+static int raw_cpu(int cpu)
+{
+	return unformatted || (cpu == 1 && !strcmp(bad, "mixfmt"));
+}
+
+/* Interleave several streams in chunks of varying size */
+struct stream {
+	int id;
+	struct buf data;
+	size_t used;
+};
+
+static void fmt_interleave(struct fmt *f, struct stream *s, int n)
+{
+	int left = n, i, round = 0;
+
+	while (left) {
+		left = 0;
+		for (i = 0; i < n; i++) {
+			size_t sz = chunk + (round * 7 + i * 5) % 13;
+
+			if (s[i].used >= s[i].data.len)
+				continue;
+			if (sz > s[i].data.len - s[i].used)
+				sz = s[i].data.len - s[i].used;
+			cs_fmt_write(&f->cs, s[i].id, s[i].data.p + s[i].used, sz);
+			s[i].used += sz;
+			if (s[i].used < s[i].data.len)
+				left++;
+		}
+		round++;
+	}
+}
+
+void gen_per_cpu(void)
+{
+	int c;
+
+	for (c = 0; c < nr_cpus; c++) {
+		put_comm(cpu_pid(c), c, "csgen");
+		put_mmap(cpu_pid(c), c);
+	}
+	for (c = 0; c < nr_cpus; c++) {
+		if (!traced(c))
+			continue;
+		put_itrace_start(cpu_pid(c), c);
+		put_hw_id(cpu_pid(c), c);
+	}
+
+	/*
+	 * The buffer of a CPU holds the first half of its own trace and the
+	 * second half of the trace of the previous CPU on the same sink, as
+	 * when CPUs share a sink.
+	 */
+	for (c = 0; c < nr_cpus; c++) {
+		struct stream s[3];
+		struct buf trace = { 0 };
+		struct fmt f;
+		int other = sink_peer(c, -1);
+		int n = 0;
+
+		if (!traced(c))
+			continue;
+		memset(s, 0, sizeof(s));
+		s[n].id = trace_id(c);
+		etm_part(&s[n].data, c, 0, atoms / 2);
+		n++;
+		if (raw_cpu(c)) {
+			/* A per-CPU sink without formatter: only its CPU's trace */
+			etm_part(&s[0].data, c, 1, atoms - atoms / 2);
+			raw_data(&trace, &s[0].data);
+			put_aux(cpu_pid(c), c, 0, trace.len, 1);
+			put_auxtrace(&trace, c, cpu_pid(c), c, 0x1000 + c);
+			free(s[0].data.p);
+			free(trace.p);
+			continue;
+		}
+		if (other == c) {
+			/* Alone on its sink: both halves in one stream */
+			etm_part(&s[0].data, c, 1, atoms - atoms / 2);
+		} else {
+			s[n].id = trace_id(other);
+			etm_part(&s[n].data, other, 1, atoms - atoms / 2);
+			n++;
+		}
+		if (c == 1 && !strcmp(bad, "strayid")) {
+			/* trace of an ID that no CPU of the sink holds */
+			s[n].id = TRACE_ID_MAX - 1;
+			etm_part(&s[n].data, c, 2, 10);
+			n++;
+		}
+		fmt_init(&f, &trace);
+		if (barrier)
+			fmt_barrier(&trace);
+		fmt_interleave(&f, s, n);
+		fmt_finish(&f);
+		put_aux(cpu_pid(c), c, 0, trace.len, 0);
+		put_auxtrace(&trace, c, cpu_pid(c), c, 0x1000 + c);
+		free(s[0].data.p);
+		free(s[1].data.p);
+		free(s[2].data.p);
+		free(trace.p);
+	}
+	put_finished_round();
+}
+
+void gen_per_thread(void)
+{
+	struct buf trace = { 0 };
+	int c, k;
+
+	put_comm(thread_pid, 0, "csgen");
+	put_mmap(thread_pid, 0);
+	put_itrace_start(thread_pid, 0);
+	for (c = 0; c < nr_cpus; c++)
+		put_hw_id(thread_pid, c);
+
+	/* The thread runs on each CPU in turn: one AUX record each time */
+	for (k = 0; k < segments; k++) {
+		struct fmt f;
+		struct stream s;
+		u64 start = trace.len;
+
+		c = k % nr_cpus;
+		memset(&s, 0, sizeof(s));
+		s.id = trace_id(c);
+		etm_part(&s.data, c, k, atoms);
+		if (raw_cpu(c)) {
+			raw_data(&trace, &s.data);
+			put_aux(thread_pid, c, start, trace.len - start, 1);
+			free(s.data.p);
+			continue;
+		}
+		fmt_init(&f, &trace);
+		if (barrier)
+			fmt_barrier(&trace);
+		fmt_interleave(&f, &s, 1);
+		fmt_finish(&f);
+		put_aux(thread_pid, c, start, trace.len - start, 0);
+		free(s.data.p);
+	}
+	put_auxtrace(&trace, 0, thread_pid, -1, 0x1000);
+	free(trace.p);
+	put_finished_round();
+}
+
