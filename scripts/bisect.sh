@@ -60,7 +60,8 @@ dirs() {
 vmlinux_ok=0
 build_arm64() {
 	local KSRC=$TREE targets=(vmlinux modules)
-	if [ "$vmlinux_ok" = 1 ] && ! dirs "$ODIR" | grep -qv "^$CS/"; then
+	# a here-string, not a pipe: grep -q closing early must not fail pipefail
+	if [ "$vmlinux_ok" = 1 ] && ! grep -qv "^$CS/" <<<"$(dirs "$ODIR")"; then
 		targets=(modules)
 	fi
 	echo "arm64: ${targets[*]}"
@@ -102,8 +103,8 @@ for c in $commits; do
 		else
 			vmlinux_ok=0 ok=0
 		fi
-		if [ "$ok" = 1 ] && grep -E "^($CS/|include/linux/coresight)" <<<"$kfiles" |
-			grep -qv -E "$ARM64_ONLY"; then
+		if [ "$ok" = 1 ] && grep -qv -E "$ARM64_ONLY" \
+			<<<"$(grep -E "^($CS/|include/linux/coresight)" <<<"$kfiles")"; then
 			built+=(arm)
 			run_step "$name: arm" "$LOGDIR/bisect-$i-arm32.log" build_arm32 || ok=0
 		fi

@@ -78,7 +78,7 @@ fi
 # longer one): the same files every run, no crash, hang or sanitizer report
 flog=$LOGDIR/decode-fuzz.log
 run_fuzz() {
-	"$TOP/tests/decode/fuzz.sh" "$ASAN_OUT/perf" "$BUILD/fuzz" "${FUZZ_FILES:-2000}" 1
+	"$TOP/tests/decode/fuzz.sh" "$ASAN_OUT/perf" "$BUILD/fuzz" "${DECODE_FUZZ_FILES:-2000}" 1
 }
 if run_step "decode fuzz campaign (ASan+UBSan perf)" "$flog" run_fuzz; then
 	result PASS "decode fuzz: $(grep -m1 '^fuzz:' "$flog" | cut -d' ' -f2-)"

@@ -85,16 +85,21 @@ run_kunit() {
 		--timeout=900 --json="$1"
 }
 
-# test_kunit NAME: false (caught) if the build fails, kunit.py fails, a case
-# fails or is missing, or the console has a kernel report. VERDICT says why.
+# test_kunit NAME: 1 (caught) if kunit.py fails (a case fails, or the
+# kernel does not get through the suites), no case passes, or the console
+# has a kernel report; 2 (no verdict) if the kernel does not build or there
+# is no console to scan. VERDICT says why.
 test_kunit() {
 	local log=$MWORK/$1.log json=$MWORK/$1.json console=$MTREE/$MKUNIT_DIR/test.log
 	local first
 	rm -f "$json" "$console"
 	start_job run_kunit "$json" >"$log" 2>&1
 	if ! wait_job "$1: kunit" "$log"; then
-		if [ ! -s "$json" ]; then
-			VERDICT="build or boot failed"
+		if ! grep -q 'Starting KUnit Kernel' "$log"; then
+			VERDICT="the kernel does not build"
+			return 2
+		elif [ ! -s "$json" ]; then
+			VERDICT="the kernel did not get through the suites"
 		else
 			VERDICT="KUnit failed: $(grep -m1 -E '\[FAILED\]' "$log" | sed 's/^.*\] //')"
 		fi
@@ -103,6 +108,10 @@ test_kunit() {
 	if [ ! -s "$json" ] || ! grep -q '"status": "PASS"' "$json"; then
 		VERDICT="no passing KUnit result"
 		return 1
+	fi
+	if [ ! -s "$console" ]; then
+		VERDICT="no guest console in $console to scan"
+		return 2
 	fi
 	first=$(IFS='|' && grep -m1 -hE "${KERNEL_REPORTS[*]}" "$console" | tr -d '\r')
 	if [ -n "$first" ]; then
@@ -113,14 +122,14 @@ test_kunit() {
 	return 0
 }
 
-# test_decode NAME: false (caught) if perf does not build or a decode check
-# fails. Only the patched perf: no stock or ASan perf.
+# test_decode NAME: 1 (caught) if a decode check fails, 2 (no verdict) if
+# perf does not build. Only the patched perf: no stock or ASan perf.
 test_decode() {
 	local log=$MWORK/$1.log first
 	start_job bash "$TOP/scripts/perf.sh" "$MTREE" "$MPERF_DIR" perf-mutants >"$log" 2>&1
 	if ! wait_job "$1: perf build" "$log"; then
-		VERDICT="perf build failed"
-		return 1
+		VERDICT="perf does not build"
+		return 2
 	fi
 	rm -rf "$MWORK/decode"
 	start_job env -u STOCK_PERF -u ASAN_PERF \
@@ -183,7 +192,7 @@ for kind in kunit decode; do
 	done
 done
 
-caught=0 total=0 survivors=() unapplied=()
+caught=0 total=0 survivors=() unapplied=() unbuilt=()
 for i in "${sel[@]}"; do
 	name=${names[$i]} test=${tests[$i]} file=${files[$i]}
 	total=$((total + 1))
@@ -198,17 +207,21 @@ for i in "${sel[@]}"; do
 		{ say "mutant $name: DID NOT APPLY: $file unchanged"; unapplied+=("$name"); continue; }
 	git -C "$MTREE" diff >"$MWORK/$name.diff"
 	say "mutant $name ($test) ..."
-	if "test_$test" "$name"; then
-		say "mutant $name: SURVIVED ($test: $VERDICT) in $(($(date +%s) - start)) s"
-		survivors+=("$name")
-	else
-		say "mutant $name: caught ($test: $VERDICT) in $(($(date +%s) - start)) s"
-		caught=$((caught + 1))
-	fi
+	"test_$test" "$name"
+	case $? in
+	0)	say "mutant $name: SURVIVED ($test: $VERDICT) in $(($(date +%s) - start)) s"
+		survivors+=("$name") ;;
+	1)	say "mutant $name: caught ($test: $VERDICT) in $(($(date +%s) - start)) s"
+		caught=$((caught + 1)) ;;
+	*)	# a mutant that only breaks the build tells nothing of the tests
+		say "mutant $name: NO VERDICT ($test: $VERDICT) in $(($(date +%s) - start)) s"
+		unbuilt+=("$name") ;;
+	esac
 done
 reset_tree
 
 say "$caught of $total mutants caught"
 [ ${#survivors[@]} -eq 0 ] || say "survived (behaviour no test checks): ${survivors[*]}"
 [ ${#unapplied[@]} -eq 0 ] || say "did not apply (the series moved the code): ${unapplied[*]}"
-[ ${#survivors[@]} -eq 0 ] && [ ${#unapplied[@]} -eq 0 ]
+[ ${#unbuilt[@]} -eq 0 ] || say "no verdict (the mutant does not build, or no console): ${unbuilt[*]}"
+[ ${#survivors[@]} -eq 0 ] && [ ${#unapplied[@]} -eq 0 ] && [ ${#unbuilt[@]} -eq 0 ]

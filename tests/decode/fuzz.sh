@@ -21,6 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 perf=${1:?usage: fuzz.sh PERF_BINARY WORKDIR [FILES [FIRST_SEED]]}
 work=${2:?usage: fuzz.sh PERF_BINARY WORKDIR [FILES [FIRST_SEED]]}
+[ -x "$perf" ] || { echo "FAIL fuzz: $perf is not an executable perf"; exit 1; }
 files=${3:-2000}
 seed0=${4:-1}
 jobs=${FUZZ_JOBS:-2}
@@ -68,8 +69,9 @@ one() {
 	case $rc in
 	132|134|135|136|139) why="killed by signal $((rc - 128))" ;;
 	124|137) why="hung: killed after 30 s" ;;
+	126|127) why="perf did not run (exit $rc)" ;;
 	esac
-	if [ -z "$why" ] && grep -q "AddressSanitizer\|runtime error:\|LeakSanitizer" "$f.err"; then
+	if [ -z "$why" ] && grep -q "AddressSanitizer\|runtime error:" "$f.err"; then
 		why=$(grep -m1 "AddressSanitizer\|runtime error:" "$f.err")
 	fi
 	if [ -n "$why" ]; then
@@ -82,7 +84,8 @@ export -f one
 export work perf
 start=$(date +%s.%N)
 seq "$seed0" $((seed0 + files - 1)) |
-	xargs -P "$jobs" -I{} bash -c "$(declare -p layouts); one {}"
+	xargs -P "$jobs" -I{} bash -c "$(declare -p layouts); one {}" ||
+	{ echo "FAIL fuzz_${files}_files: the campaign itself failed (xargs exit $?)"; exit 1; }
 end=$(date +%s.%N)
 
 nfind=$(find "$work/findings" -name '*.txt' | wc -l)
