@@ -10,9 +10,12 @@
 # Usage: board.sh [RUN...]   runs: board16 (default), board64, board128
 #   board16   16 CPUs in 2 clusters of 8, each into its own sink; a second
 #             session with 4 KiB of trace RAM so that the sinks wrap and
-#             insert barrier packets
+#             insert barrier packets; then the scenarios: per-thread,
+#             snapshot, two sessions at once, CPU hotplug (tests/board/
+#             perthread.sh, snapshot.sh, concurrent.sh, hotplug.sh)
 #   board64   64 CPUs in 2 clusters of 32 (make setup): CPUs 48-63 take
-#             the lowest free IDs of their sink, shared with the other sink
+#             the lowest free IDs of their sink, shared with the other sink;
+#             and per-thread across CPUs that share an ID on two sinks
 #   board128  128 CPUs in 2 clusters of 64 plus a global sink that all
 #             CPUs reach: the default sinks trace all 128 CPUs in one
 #             session, the global sink (111 IDs) leaves 17 CPUs out
@@ -26,6 +29,9 @@ MODDIR=$BUILD/csboard
 GUEST=$BUILD/board
 PERF_ARM64=$BUILD/perf-arm64/perf
 GUEST_MEM=2048
+# the per-thread scenario's workload, and the scenarios the guest can run
+HOP=$GUEST/hop
+SCENARIOS=("$B"/{perthread,snapshot,concurrent,hotplug}.sh)
 
 build_kernel() {
 	kmake_arm64 O="$BOARD_DIR" KCONFIG_ALLCONFIG="$TOP/configs/arm64-board.config" \
@@ -51,13 +57,21 @@ build_module() {
 		! grep -E 'warning:|error:' "$log"
 }
 
+# The per-thread workload: a static arm64 program, warnings fail it
+build_hop() {
+	mkdir -p "$GUEST" &&
+		"$KSRC/scripts/checkpatch.pl" --strict -q --no-tree -f "$B/hop.c" &&
+		aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$HOP" "$B/hop.c"
+}
+
 build_guest() {
 	run_step "board: build the guest kernel" "$LOGDIR/board-kernel.log" build_kernel &&
 		run_step "board: build csboard.ko" "$LOGDIR/board-module.log" build_module &&
 		CSID_RESULTS=/dev/null bash "$TOP/scripts/perf-arm64.sh" &&
+		run_step "board: build the workload hop" "$LOGDIR/board-hop.log" build_hop &&
 		run_step "board: build the initramfs" "$LOGDIR/board-initramfs.log" \
 			bash "$B/mkinitramfs.sh" "$GUEST/initramfs.cpio.gz" "$B/init.sh" \
-			"$PERF_ARM64" "$MODDIR/csboard.ko"
+			"$PERF_ARM64" "$MODDIR/csboard.ko" "$HOP" "${SCENARIOS[@]}"
 }
 
 # make_dtb SMP RUN NCLUSTERS [global]: QEMU's own device tree plus the board
@@ -128,6 +142,51 @@ report() {
 	fi
 }
 
+# checks RUN CMD...: count the "PASS name" and "FAIL name<TAB>detail" lines
+# of CMD (tests/board/maps.sh)
+checks() {
+	local run=$1 line check
+	shift
+	while IFS= read -r line; do
+		case "$line" in
+		"PASS "*) result PASS "$run: ${line#PASS }" ;;
+		"FAIL "*)
+			check=${line#FAIL }
+			result FAIL "$run: ${check%%$'\t'*}" "${check#*$'\t'}"
+			;;
+		*) printf '    %s\n' "$line" ;;
+		esac
+	done < <("$@")
+}
+
+# The scenarios of tests/board/*.sh on a board of NCPUS in 2 clusters, each
+# into its own sink: board.scenarios=perthread,snapshot,concurrent,hotplug
+# (run_board16). The CPUs and sinks they use are those of the scripts.
+report_scenarios() {
+	local run=$1 n=$2 dir=$GUEST/$1/out h q
+	h=$((n / 2)) q=$((n / 4))
+	report "$run" thread thread "$n" 2
+	report "$run" snap snapshot "$n" 2
+	# two sessions at once on different sinks, then on the same sink
+	report "$run" pair0 all "$n" 2 "0-$((h - 1))"
+	report "$run" pair1 all "$n" 2 "$h-$((n - 1))"
+	checks "$run" bash "$B/maps.sh" during pair "$dir/pair.maps.during" "$dir/pair0.stats" \
+		"simsink0:$h:0-$((h - 1)),simsink1:$h:$h-$((n - 1))"
+	report "$run" same0 all "$n" 2 "0-$((q - 1))"
+	report "$run" same1 refused "$n" 2 "$q-$((h - 1))"
+	checks "$run" bash "$B/maps.sh" during same "$dir/same.maps.during" "$dir/same0.stats" \
+		"simsink0:$h:0-$((h - 1))"
+	# CPU hotplug during a -a session
+	report "$run" hot all "$n" 2
+	checks "$run" bash "$B/maps.sh" online hot "$dir/hot.cpus" "$n" $((h / 2)) $((h + h / 2))
+	checks "$run" bash "$B/maps.sh" during hot "$dir/hot.maps.before" "$dir/hot.stats" \
+		"simsink0:$h:0-$((h - 1)),simsink1:$h:$h-$((n - 1))"
+	checks "$run" bash "$B/maps.sh" same hot "$dir/hot.maps.before" \
+		"$dir/hot.maps.offline" "$dir/hot.maps.online"
+	checks "$run" bash "$B/maps.sh" empty scenarios "$dir/thread.maps" "$dir/snap.maps" \
+		"$dir/pair0.maps" "$dir/same0.maps" "$dir/hot.maps"
+}
+
 # The kernel names the sink and the CPUs it left out, once for the session
 check_full_sink_log() {
 	local run=$1 name=$2 sink=$3 first=$4 last=$5 dir=$GUEST/$1/out n
@@ -145,10 +204,11 @@ check_full_sink_log() {
 # use different IDs here: shared IDs are board128's part.
 run_board16() {
 	boot board16 16 300 \
-		"board.sessions=default:-:0,wrap:-:4 board.modargs=period_us=4000,ram_kb=4096 board.aux=1024" \
+		"board.sessions=default:-:0,wrap:-:4 board.modargs=period_us=4000,ram_kb=4096 board.aux=1024 board.scenarios=perthread,snapshot,concurrent,hotplug" \
 		2 || return
 	report board16 default all 16 2
 	report board16 wrap lossy 16 2
+	report_scenarios board16 16
 }
 
 # What the series is for, shown by make setup: CPUs 48-63 have no legacy
@@ -156,9 +216,13 @@ run_board16() {
 # in use on both sinks at once.
 run_board64() {
 	boot board64 64 600 \
-		"board.sessions=default:-:0 board.modargs=period_us=50000,ram_kb=2048 board.aux=512" \
+		"board.sessions=default:-:0 board.modargs=period_us=50000,ram_kb=2048 board.aux=512 board.scenarios=perthread" \
 		2 || return
 	report board64 default shared 64 2
+	# per-thread through CPU 0 and CPU 63, which hold the same ID on the
+	# two sinks
+	report board64 thread thread 64 2
+	checks board64 bash "$B/maps.sh" empty thread "$GUEST/board64/out/thread.maps"
 }
 
 run_board128() {

@@ -13,10 +13,15 @@
 #   board.modargs=k=v,...  csboard.ko parameters
 #   board.seconds=N        workload length (default 1)
 #   board.aux=PAGES        AUX buffer of each CPU (default 128)
+#   board.scenarios=NAME,...  after the sessions, source /root/NAME.sh for
+#                  each (tests/board/NAME.sh: per-thread, snapshot,
+#                  concurrent sessions, CPU hotplug); they record their
+#                  own sessions with the helpers below
 #
 # Files: NAME.data (perf.data), NAME.log (perf record's output and exit
 # status), NAME.stats (what every simulated source and sink produced),
-# NAME.dmesg (kernel messages of the session), info (CPUs, sinks).
+# NAME.dmesg (kernel messages of the session), info (CPUs, sinks);
+# scenarios add NAME.maps* (the sinks' trace ID maps, see save_maps).
 
 export PATH=/bin
 mount -t proc proc /proc
@@ -86,5 +91,60 @@ for spec in $(echo "$sessions" | tr ',' ' '); do
 	# the event's data is freed from a workqueue after perf exits
 	sleep 1
 	dmesg >$out/$name.dmesg
+done
+
+# ---- helpers of the scenario scripts ----
+
+# session_begin NAME: fresh statistics and kernel log, all of the trace RAM
+session_begin() {
+	echo "board: session $1"
+	echo 0 >/sys/module/csboard/parameters/ram_use_kb
+	reset_stats
+	dmesg -c >/dev/null
+}
+
+# record NAME SECONDS OPTION...: perf record OPTION... -- sleep SECONDS into
+# NAME.data; its output and "exit N" in NAME.log
+record() {
+	local name=$1 secs=$2
+	shift 2
+	/root/perf record "$@" -m "16,${aux:-128}" -o "$out/$name.data" -- \
+		sleep "$secs" >"$out/$name.log" 2>&1
+	echo "exit $?" >>"$out/$name.log"
+}
+
+# session_end NAME...: statistics, and once the events are freed (from a
+# workqueue) the kernel log and the trace ID maps, for every NAME
+session_end() {
+	local name
+	for name in "$@"; do
+		tail -n 3 "$out/$name.log"
+		cat /sys/bus/coresight/devices/*/sim/stats >"$out/$name.stats"
+	done
+	sleep 1
+	for name in "$@"; do
+		dmesg >"$out/$name.dmesg"
+		save_maps "$out/$name.maps"
+	done
+}
+
+# save_maps FILE: the trace ID map of every sink (csboard's id_map group),
+# "map SINK SESSIONS USED" (USED "-" for none) and "id SINK CPU 0xID" lines
+save_maps() {
+	local d s used
+	for d in /sys/bus/coresight/devices/*/id_map; do
+		s=$(basename "$(dirname "$d")")
+		used=$(cat "$d/used")
+		echo "map $s $(cat "$d/sessions") ${used:--}"
+		sed "s/^/id $s /" "$d/cpu_ids"
+	done >"$1"
+}
+
+for s in $(arg board.scenarios | tr ',' ' '); do
+	if [ -f "/root/$s.sh" ]; then
+		. "/root/$s.sh"
+	else
+		echo "board: no scenario $s" | tee "$out/$s.missing"
+	fi
 done
 finish "sessions done"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# report.sh PERF VMLINUX DIR SESSION MODE NCPUS NSINKS
+# report.sh PERF VMLINUX DIR SESSION MODE NCPUS NSINKS [CPUS]
 #
 # Decodes DIR/SESSION.data (recorded in the board guest by tests/board/
 # init.sh) with the host PERF and the guest's VMLINUX, prints a table of
@@ -13,7 +13,16 @@
 # which source wrote how many branches with which trace ID into which
 # sink), never from perf's output. Each source writes trace whose
 # CONTEXTID is the PID of its marker thread "csboard/<cpu>", so a sample of
-# csboard/<c> must be on CPU c.
+# csboard/<c> must be on CPU c (the thread is known by its PID from the
+# statistics where perf did not record its name, as in per-thread mode).
+#
+# CPUS (FIRST-LAST, default all) are the CPUs of the session, when another
+# one ran at the same time on the others: only these are in the table, and
+# no sample may decode on the others.
+#
+# Every session: one PERF_RECORD_AUX_OUTPUT_HW_ID per event and CPU
+# (design.md 2.4), read with its CPU and event ID (the sample_id of the
+# record) from `perf report -D`, for every CPU that wrote trace.
 #
 # MODE:
 #   all      every CPU decoded, one sample per branch its source wrote
@@ -24,6 +33,14 @@
 #            not misattributed
 #   untraced:FIRST-LAST  those CPUs are not traced (their sink had no trace
 #            ID left), all others are decoded as in "all"
+#   thread   per-thread: the CPUs that wrote trace are decoded as in "all",
+#            and among them every CPU of a "hop: CPU N" line of the
+#            session's log (the workload, tests/board/hop.c), on both sinks
+#   snapshot snapshot mode: decoded as in "all", and each snapshot ("snapshots
+#            N" in the log, plus one at exit) brought trace of every sink
+#   refused  the sink refused the session (it serves another perf process):
+#            nothing traced, every AUX record empty and flagged truncated,
+#            and perf says that AUX data was lost
 #
 # Table columns: sink and sink ID the CPU's trace went to; the trace ID the
 # kernel gave the CPU's source and the one perf's decoder used for it (from
@@ -40,12 +57,17 @@ name=${4:?$usage}
 mode=${5:?$usage}
 ncpus=${6:?$usage}
 nsinks=${7:?$usage}
+cpus=${8:-0-$((ncpus - 1))}
 data=$dir/$name.data
 untraced=
 case "$mode" in
 untraced:*) untraced=${mode#untraced:} ;;
-all|shared|lossy) ;;
+all|shared|lossy|thread|snapshot|refused) ;;
 *) echo "report.sh: unknown mode $mode" >&2; exit 2 ;;
+esac
+case "$cpus" in
+[0-9]*-[0-9]*) ;;
+*) echo "report.sh: CPUS must be FIRST-LAST, not $cpus" >&2; exit 2 ;;
 esac
 
 failed=0
@@ -73,9 +95,34 @@ fi
 pass "perf script decodes the trace"
 
 # The records, and what the decoder made of the HW_ID records: for each
-# queue, which trace ID it decodes as which CPU of which sink
-"$perf" report -D -i "$data" 2>/dev/null |
-	grep -E 'decoder for trace ID|PERF_RECORD_AUX' >"$dir/$name.dump"
+# queue, which trace ID it decodes as which CPU of which sink. And in
+# $name.hwid, "CPU EVENT_ID VALUE" for every HW_ID record: CPU from the
+# dump's line, the event ID from the last 8 bytes of the record (its
+# sample_id ends with PERF_SAMPLE_IDENTIFIER), read from the hex dump that
+# perf prints before the line.
+"$perf" report -D -i "$data" 2>/dev/null | awk -v hwid="$dir/$name.hwid" '
+function hex(s,   i, v) {
+	v = 0; s = tolower(s); sub(/^0x/, "", s)
+	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
+/^0x[0-9a-f]+@.*\]: event: / { n = 0; next }
+/^\. +[0-9a-f]+: / {
+	for (i = 3; i <= NF && i <= 18; i++)
+		if ($i ~ /^[0-9a-f][0-9a-f]$/) b[n++] = $i
+	next
+}
+/decoder for trace ID|PERF_RECORD_AUX/ { print }
+/PERF_RECORD_AUX_OUTPUT_HW_ID/ {
+	# "CPU [TIME] OFFSET [SIZE]: PERF_RECORD_AUX_OUTPUT_HW_ID hw_id: VALUE"
+	for (i = 2; i < NF && $i !~ /^\[0x[0-9a-f]+\]:$/; i++)
+		;
+	size = $i; gsub(/[\[\]:]/, "", size); size = hex(size)
+	id = ""
+	for (i = size - 1; i >= size - 8 && i >= 0; i--) id = id b[i]
+	print $1, (length(id) == 16 && n == size) ? "0x" id : "unknown", $NF > hwid
+}' >"$dir/$name.dump"
+touch "$dir/$name.hwid"
 
 # lossy: the sinks lost trace, so each AUX buffer they filled must be
 # flagged truncated and start with the barrier that resynchronises the
@@ -102,8 +149,13 @@ if [ "$mode" = lossy ]; then
 	fi
 fi
 
+# the AUXTRACE records with trace, and perf's word on lost AUX data
+naux=$(awk '/PERF_RECORD_AUXTRACE size:/ && $7 !~ /^0x0+$/' "$dir/$name.dump" | wc -l)
+auxlost=$(grep -c 'AUX data lost' "$dir/$name.script.err")
+
 awk -v untraced="$untraced" -v mode="$mode" -v name="$name" \
-    -v ncpus="$ncpus" -v nsinks="$nsinks" '
+    -v ncpus="$ncpus" -v nsinks="$nsinks" -v cpus="$cpus" -v naux="$naux" \
+    -v auxlost="$auxlost" '
 function hex(s,   i, v) {
 	v = 0; s = tolower(s); sub(/^0x/, "", s)
 	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
@@ -117,6 +169,29 @@ FILENAME ~ /stats$/ && $1 == "sink" { nsink++; sinkid[$2] = $3; sinkbytes[$2] = 
 FILENAME ~ /stats$/ && $1 == "etm" {
 	cpu = $2; ncpu++
 	sink[cpu] = $3; kid[cpu] = $4; bytes[cpu] = $5; atoms[cpu] = $6
+	marker_cpu[$7] = cpu
+	next
+}
+FILENAME ~ /log$/ && /^hop: CPU [0-9]+$/ { hop[$3 + 0] = 1; next }
+FILENAME ~ /log$/ && /^snapshots [0-9]+$/ { snaps = $2 + 0; next }
+FILENAME ~ /hwid$/ {
+	# CPU EVENT_ID VALUE: VALUE bits 7:0 trace ID, 39:8 sink ID
+	key = $1 " " $2
+	if ($2 == "unknown") noid++
+	if (++nhw[key] == 2) { duphw++; if (!firstdup) firstdup = "CPU " $1 ", event " $2 }
+	hwcpu[$1] = 1
+	v = tolower($3); sub(/^0x/, "", v)
+	while (length(v) < 16) v = "0" v
+	if (hex(substr(v, 15, 2)) != kid[$1] || hex(substr(v, 7, 8)) != hex(sysid[sink[$1]])) {
+		badhw++
+		if (!firstbadhw) firstbadhw = "CPU " $1 ": " $3
+	}
+	next
+}
+FILENAME ~ /dump$/ && /PERF_RECORD_AUX offset:/ {
+	# ... PERF_RECORD_AUX offset: O size: S flags: F [T]
+	auxrec++
+	if (hex($9) == 0 && / \[[A-Z]*T[A-Z]*\]$/) auxemptytrunc++
 	next
 }
 FILENAME ~ /dump$/ && /decoder for trace ID/ {
@@ -125,8 +200,10 @@ FILENAME ~ /dump$/ && /decoder for trace ID/ {
 	c = $12; sub(/,$/, "", c); s = $14
 	ndec++
 	did[c] = id
-	# the ID and sink the kernel gave CPU c, and the sink of the buffer
-	if (hex(id) != kid[c] || hex(s) != hex(sysid[sink[c]]) || hex(s) != hex(sysid[sink[b]])) {
+	# the ID and sink the kernel gave CPU c, and (per-CPU mode) the sink
+	# of the buffer; a per-thread queue decodes the parts of all sinks
+	if (hex(id) != kid[c] || hex(s) != hex(sysid[sink[c]]) ||
+	    (mode != "thread" && hex(s) != hex(sysid[sink[b]]))) {
 		baddec++
 		if (!firstbad) firstbad = $0
 	}
@@ -136,18 +213,28 @@ FILENAME ~ /script$/ {
 	for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) break
 	if (i > NF) next
 	c = substr($i, 2, length($i) - 2) + 0
-	if ($1 !~ /^csboard\//) { other++; next }
-	m = substr($1, 9) + 0
+	# the marker thread, by name or (name not recorded) by its PID
+	if ($1 ~ /^csboard\//) m = substr($1, 9) + 0
+	else if ($2 in marker_cpu) m = marker_cpu[$2]
+	else { other++; next }
 	if (m != c) { wrong++; if (!firstwrong) firstwrong = $0; next }
+	if (c < lo || c > hi) { outside++; next }
 	# ip 0: the sample perf makes where a trace starts, not a branch
 	if ($(i + 1) !~ /^0+$/) good[c]++
 	next
 }
+BEGIN { split(cpus, r, "-"); lo = r[1] + 0; hi = r[2] + 0 }
 END {
 	split(untraced, u, "-")
+	# the CPUs that must be traced
+	for (c = lo; c <= hi; c++) {
+		if (untraced != "" && c >= u[1] && c <= u[2]) continue
+		if (mode == "refused" || (mode == "thread" && !atoms[c])) continue
+		want[c] = 1
+	}
 	# trace IDs that CPUs of more than one sink use
-	for (c = 0; c < ncpu; c++) {
-		if (untraced != "" && c >= u[1] && c <= u[2])
+	for (c = lo; c <= hi; c++) {
+		if (!(c in want))
 			continue
 		if (!(kid[c] in id_sink)) id_sink[kid[c]] = sink[c]
 		else if (id_sink[kid[c]] != sink[c]) shared_id[kid[c]] = 1
@@ -155,11 +242,11 @@ END {
 	for (k = 1; k < 128; k++) if (k in shared_id) { shared++; shared_list = shared_list sprintf(" 0x%02x", k) }
 	printf "%-4s %-9s %-10s %-9s %-10s %-6s %8s %8s %8s  %s\n", "CPU", "sink", "sink ID", \
 	       "kernel ID", "decoder ID", "shared", "bytes", "branches", "samples", "markers"
-	for (c = 0; c < ncpu; c++) {
-		out = untraced != "" && c >= u[1] && c <= u[2]
+	for (c = lo; c <= hi; c++) {
+		out = !(c in want)
 		if (out) {
-			mark = (bytes[c] || good[c]) ? "TRACED" : "not traced (expected)"
-			if (bytes[c] || good[c]) traced_out++
+			mark = mode == "thread" ? "not run on" : "not traced (expected)"
+			if (bytes[c] || good[c]) { mark = "TRACED"; traced_out++ }
 		} else if (!good[c]) {
 			mark = mode == "lossy" ? "lost (trace RAM wrapped)" : "MISSING"
 			missing++
@@ -173,7 +260,9 @@ END {
 		if (out)
 			continue
 		traced++
+		used_sink[sink[c]] = 1
 		if (!(c in did) && mode != "lossy") nodec++
+		if (!(c in hwcpu)) nohw++
 		if (good[c] > atoms[c]) toomany++
 		if (good[c] != atoms[c]) miscount++
 		total_atoms += atoms[c]; total_good += good[c]
@@ -182,6 +271,7 @@ END {
 	for (s in sinkid) if (hex(sinkid[s]) != hex(sysid[s])) badsink++
 	for (s in lost) if (lost[s]) nlost++
 	for (s in sinkbytes) if (sinkbytes[s]) nfull++
+	for (s in used_sink) nused++
 	printf "%d CPUs traced, %d samples of %d branches written", traced, total_good, total_atoms
 	printf "; %d trace IDs in use on more than one sink%s", shared, shared ? ":" shared_list : ""
 	if (nlost) printf "; %d sinks lost trace", nlost
@@ -191,15 +281,28 @@ END {
 	      sprintf("%d sources and %d sinks, expected %d and %d", ncpu, nsink, ncpus, nsinks))
 	check(!wrong && !other, "every sample on the CPU that produced it", \
 	      sprintf("%d misattributed, %d without a marker; first: %s", wrong, other, firstwrong))
-	check(ndec && !baddec && !nodec, "decoders use the trace IDs and sinks of the kernel", \
-	      sprintf("%d of %d decoders wrong, %d CPUs without one; first: %s", baddec, ndec, nodec, firstbad))
+	if (lo > 0 || hi < ncpus - 1)
+		check(!outside, "no sample on the CPUs of the other session", outside " samples")
+	if (mode != "refused")
+		check(ndec && !baddec && !nodec, "decoders use the trace IDs and sinks of the kernel", \
+		      sprintf("%d of %d decoders wrong, %d CPUs without one; first: %s", baddec, ndec, nodec, firstbad))
 	check(!dup, "trace IDs unique within each sink", dup " duplicates")
 	check(nsink && !badsink, "sink IDs are those of cs_etm/sinks/ in the guest", \
 	      badsink " sinks whose ID differs from the one in the guest sysfs")
+	check(!duphw && !nohw && !noid, "one HW_ID record per event and CPU", \
+	      sprintf("%d (CPU, event) with more than one, first: %s; %d traced CPUs with none; %d without an event ID in the dump", \
+		      duphw, firstdup, nohw, noid))
+	check(!badhw, "HW_ID records hold the kernel trace ID and the sink ID", \
+	      sprintf("%d records differ, first: %s", badhw, firstbadhw))
 	if (mode == "lossy") {
 		check(total_good, "some trace decoded", "no sample")
 		check(nlost && nlost == nfull, "every sink with trace lost some", nlost " of " nfull)
 		check(!toomany, "no CPU has more samples than branches written", toomany " CPUs")
+	} else if (mode == "refused") {
+		check(!traced_out, "nothing traced on the refused sink", traced_out " CPUs traced")
+		check(auxrec && auxemptytrunc == auxrec, "every AUX record empty and flagged truncated", \
+		      sprintf("%d of %d AUX records", auxemptytrunc, auxrec))
+		check(auxlost, "perf reports the lost AUX data", "no \"AUX data lost\" from perf script")
 	} else {
 		check(!missing, "every CPU decoded", missing " CPUs without samples")
 		check(!miscount, "one sample per branch written", miscount " CPUs with another count")
@@ -209,6 +312,21 @@ END {
 		check(shared, "trace IDs shared between sinks", "every ID is used on one sink only")
 	if (untraced != "")
 		check(!traced_out, "CPUs beyond the sink capacity not traced", traced_out " traced")
+	if (mode == "thread") {
+		for (c in hop) {
+			nhop++
+			if (!(c in want) || !good[c]) hopmissing = hopmissing " " c
+		}
+		check(nhop && hopmissing == "", "every CPU the workload ran on decoded", \
+		      nhop ? "not decoded: CPU" hopmissing : "no \"hop: CPU\" line in the log")
+		check(nused == nsinks, "the workload traced into every sink", nused " of " nsinks " sinks")
+		check(!traced_out, "no sample on a CPU without trace", traced_out " CPUs")
+	}
+	if (mode == "snapshot")
+		check(snaps && naux >= (snaps + 1) * nused, "every snapshot holds trace of every sink", \
+		      sprintf("%d AUX buffers with trace for %d snapshots (and one at exit) of %d sinks", \
+			      naux, snaps, nused))
 	exit failed
-}' "$dir/info" "$dir/$name.stats" "$dir/$name.dump" "$dir/$name.script" || failed=1
+}' "$dir/info" "$dir/$name.stats" "$dir/$name.log" "$dir/$name.hwid" "$dir/$name.dump" \
+	"$dir/$name.script" || failed=1
 exit "$failed"

@@ -114,11 +114,14 @@ static void sink_reset(struct sim_sink *sink)
 /**
  * struct sim_buffer - the perf AUX buffer of an event
  * @pid:	owner of the perf session.
+ * @snapshot:	snapshot mode (perf record -S): the AUX buffer is a ring
+ *		that the sink overwrites, and the sink moves its head.
  * @nr_pages:	pages of the AUX buffer.
  * @pages:	the pages.
  */
 struct sim_buffer {
 	pid_t pid;
+	bool snapshot;
 	int nr_pages;
 	void **pages;
 };
@@ -129,14 +132,11 @@ static void *sim_sink_alloc_buffer(struct coresight_device *csdev,
 {
 	struct sim_buffer *buf;
 
-	/* Snapshot mode is not simulated */
-	if (overwrite)
-		return NULL;
-
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		return NULL;
 	buf->pid = task_pid_nr(event->owner);
+	buf->snapshot = overwrite;
 	buf->nr_pages = nr_pages;
 	buf->pages = pages;
 	return buf;
@@ -224,7 +224,7 @@ static unsigned long sim_sink_update_buffer(struct coresight_device *csdev,
 {
 	struct sim_sink *sink = dev_get_drvdata(csdev->dev.parent);
 	struct sim_buffer *buf = config;
-	unsigned long flags;
+	unsigned long flags, room;
 	size_t len = 0;
 	bool lost;
 
@@ -246,9 +246,12 @@ static unsigned long sim_sink_update_buffer(struct coresight_device *csdev,
 	cs_fmt_forget_id(&sink->fmt);
 	len = sink->fill;
 	lost = sink->wrapped;
+	/* In snapshot mode the whole ring, which perf gives a size of 0 */
+	room = buf->snapshot ? (unsigned long)buf->nr_pages * PAGE_SIZE :
+			       handle->size;
 	/* Keep the newest trace that fits */
-	if (len > (handle->size & ~(CS_FRAME_SIZE - 1UL))) {
-		len = handle->size & ~(CS_FRAME_SIZE - 1UL);
+	if (len > (room & ~(CS_FRAME_SIZE - 1UL))) {
+		len = room & ~(CS_FRAME_SIZE - 1UL);
 		lost = true;
 	}
 	if (!len)
@@ -259,9 +262,17 @@ static unsigned long sim_sink_update_buffer(struct coresight_device *csdev,
 	if (lost) {
 		/* The decoder must resynchronise: frames are missing */
 		sink_copy_barrier(buf, handle->head);
-		perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
+		/*
+		 * As an ETF: a snapshot is expected to be cut, and the flag
+		 * would keep perf from enabling the event again.
+		 */
+		if (!buf->snapshot)
+			perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
 		sink->lost++;
 	}
+	/* In snapshot mode the driver moves the head (see the ETF) */
+	if (buf->snapshot)
+		handle->head += len;
 	sink->bytes_out += len;
 	sink->fill = 0;
 	sink->wrapped = false;
@@ -330,6 +341,7 @@ static const struct attribute_group sim_sink_sim_group = {
 
 static const struct attribute_group *sim_sink_groups[] = {
 	&sim_sink_sim_group,
+	&sim_sink_map_group,
 	NULL,
 };
 

@@ -24,6 +24,9 @@ struct coresight_device *sim_register(struct platform_device *pdev,
 				      void *drvdata);
 
 extern struct platform_driver sim_etm_driver;
+
+/* csboard-maps.c: the "id_map" group of a sink */
+extern const struct attribute_group sim_sink_map_group;
 extern struct platform_driver sim_sink_driver;
 
 #endif /* CSBOARD_H */
