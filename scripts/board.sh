@@ -116,7 +116,7 @@ boot() {
 	scan_console "$run: guest kernel: no warning, BUG, oops or lockdep report" "$dir/console.log"
 }
 
-# report RUN SESSION MODE NCPUS NSINKS: decode one session with
+# report RUN SESSION MODE NCPUS NSINKS [CPUS]: decode one session with
 # tests/board/report.sh, print its table (also kept in
 # $LOGDIR/RUN-SESSION.table) and count its checks
 report() {
@@ -128,10 +128,10 @@ report() {
 	: >"$table"
 	while IFS= read -r line; do
 		case "$line" in
-		"PASS "*) result PASS "$run: ${line#PASS }" ;;
+		"PASS "*) check_passed "$run: ${line#PASS }" ;;
 		"FAIL "*)
 			check=${line#FAIL }
-			result FAIL "$run: ${check%%$'\t'*}" "${check#*$'\t'}"
+			check_failed "$run: ${check%%$'\t'*}" "${check#*$'\t'}"
 			;;
 		*) printf '    %s\n' "$line" | tee -a "$table" ;;
 		esac
@@ -142,6 +142,39 @@ report() {
 	fi
 }
 
+# Checks that fail for a known reason not fixed yet, "check|reason": counted
+# as skipped with the reason and the failure. Remove an entry when its fix
+# lands: the check then passes and says so.
+KNOWN_FAILURES=(
+	"board64: thread: perf script decodes the trace|perf decodes a per-thread buffer whose parts come from two sinks that both use one trace ID (CPU 0 and CPU 63: 0x10) with the IDs of one sink only: design.md 2.9, perf patches"
+)
+
+# known_failure CHECK: the reason CHECK is expected to fail, if it is
+known_failure() {
+	local k
+	for k in "${KNOWN_FAILURES[@]}"; do
+		[ "${k%%|*}" = "$1" ] && { echo "${k#*|}"; return 0; }
+	done
+	return 1
+}
+
+check_passed() {
+	result PASS "$1"
+	if known_failure "$1" >/dev/null; then
+		say "note: '$1' passes: remove it from KNOWN_FAILURES in scripts/board.sh"
+	fi
+}
+
+# check_failed CHECK DETAIL
+check_failed() {
+	local why
+	if why=$(known_failure "$1"); then
+		result SKIP "$1" "expected to fail ($why): $2"
+	else
+		result FAIL "$1" "$2"
+	fi
+}
+
 # checks RUN CMD...: count the "PASS name" and "FAIL name<TAB>detail" lines
 # of CMD (tests/board/maps.sh)
 checks() {
@@ -149,10 +182,10 @@ checks() {
 	shift
 	while IFS= read -r line; do
 		case "$line" in
-		"PASS "*) result PASS "$run: ${line#PASS }" ;;
+		"PASS "*) check_passed "$run: ${line#PASS }" ;;
 		"FAIL "*)
 			check=${line#FAIL }
-			result FAIL "$run: ${check%%$'\t'*}" "${check#*$'\t'}"
+			check_failed "$run: ${check%%$'\t'*}" "${check#*$'\t'}"
 			;;
 		*) printf '    %s\n' "$line" ;;
 		esac
