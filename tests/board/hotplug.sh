@@ -2,8 +2,8 @@
 # shellcheck shell=sh disable=SC2154 # out and aux are set by init.sh
 #
 # Board scenario "hotplug" (board.scenarios=hotplug), sourced by init.sh:
-# perf record -a for 5 s; during it, one CPU of each cluster goes offline
-# and comes back online.
+# perf record -a; once every CPU traces, one CPU of each cluster goes
+# offline and comes back online, then the session ends.
 #
 # Session "hot": hot.cpus has the online CPUs at each step ("before",
 # "offline", "online"), hot.maps.STEP the sinks' maps at that step.
@@ -22,9 +22,10 @@ hot_step() {
 session_begin hot
 echo "board: perf record -e cs_etm// -a, CPUs $hot_cpus offline and online again"
 : >"$out/hot.cpus"
-record hot 5 -e cs_etm// -a &
+record hot stop -e cs_etm// -a &
 hot_pid=$!
-sleep 1
+# shellcheck disable=SC2046 # one argument per CPU
+wait_for 30 tracing $(seq 0 $((n - 1)))
 hot_step before
 for c in $hot_cpus; do
 	echo 0 >"$cpu_dir/cpu$c/online"
@@ -36,5 +37,6 @@ for c in $hot_cpus; do
 done
 sleep 1
 hot_step online
+stop_record hot
 wait "$hot_pid"
 session_end hot

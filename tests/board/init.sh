@@ -104,13 +104,48 @@ session_begin() {
 }
 
 # record NAME SECONDS OPTION...: perf record OPTION... -- sleep SECONDS into
-# NAME.data; its output and "exit N" in NAME.log
+# NAME.data; its output and "exit N" in NAME.log. With SECONDS "stop" the
+# workload runs until stop_record NAME.
 record() {
 	local name=$1 secs=$2
 	shift 2
-	/root/perf record "$@" -m "16,${aux:-128}" -o "$out/$name.data" -- \
-		sleep "$secs" >"$out/$name.log" 2>&1
+	if [ "$secs" = stop ]; then
+		set -- "$@" -- sh -c "while [ ! -e /tmp/stop-$name ]; do sleep 1; done"
+	else
+		set -- "$@" -- sleep "$secs"
+	fi
+	/root/perf record -m "16,${aux:-128}" -o "$out/$name.data" "$@" \
+		>"$out/$name.log" 2>&1
 	echo "exit $?" >>"$out/$name.log"
+}
+
+stop_record() {
+	: >"/tmp/stop-$1"
+}
+
+# wait_for TRIES CMD...: run CMD once a second until it succeeds, at most
+# TRIES times: no step of a scenario depends on how fast the guest runs
+wait_for() {
+	local n=$1
+	shift
+	while ! "$@"; do
+		n=$((n - 1))
+		if [ "$n" -le 0 ]; then
+			echo "board: gave up waiting for $*"
+			return 1
+		fi
+		sleep 1
+	done
+}
+
+# tracing CPU...: the source of every CPU has written trace since
+# session_begin (field 5 of its statistics: bytes)
+tracing() {
+	local c bytes
+	for c in "$@"; do
+		bytes=$(cut -d' ' -f5 "/sys/bus/coresight/devices/simetm$c/sim/stats")
+		[ "${bytes:-0}" -gt 0 ] || return 1
+	done
 }
 
 # session_end NAME...: statistics, and once the events are freed (from a
