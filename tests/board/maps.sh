@@ -38,7 +38,7 @@ expand() {
 	for part in ${1//,/ }; do
 		case "$part" in
 		-) ;;
-		*-*) out+=($(seq "${part%-*}" "${part#*-}")) ;;
+		*-*) mapfile -t -O "${#out[@]}" out < <(seq "${part%-*}" "${part#*-}") ;;
 		*) out+=("$part") ;;
 		esac
 	done
