@@ -38,6 +38,10 @@ SCENARIOS=(sysfs.sh stm.sh modunload.sh rawthread.sh)
 # (and the other way round); until the allocator does, its checks fail:
 # expected. Empty this when the change lands (issue 11 item 8).
 STM_XFAIL="the allocator does not keep default-map and sink-map IDs apart yet (issue 11 item 8)"
+# The host perf decodes per-thread unformatted trace with a decoder of the
+# fallback CPU 0 looked up in the map of the first part's sink; empty this
+# when perf decodes each part as its CPU (issue 12, design.md 2.10).
+RAW_XFAIL="perf decodes per-thread unformatted parts with CPU 0's decoder (issue 12)"
 GUEST=$BUILD/board
 PERF_ARM64=$BUILD/perf-arm64/perf
 GUEST_MEM=2048
@@ -224,7 +228,7 @@ run_board64raw() {
 		"board.sessions=default:-:0 board.modargs=period_us=50000,ram_kb=256 board.aux=256 board.scripts=rawthread" \
 		64 raw || return
 	report board64raw default shared 64 64
-	scenario_check board64raw raw-check.sh "$PERF_DIR/perf" "$KBUILD/vmlinux" "$GUEST/board64raw/out"
+	RAW_XFAIL=$RAW_XFAIL scenario_check board64raw raw-check.sh "$PERF_DIR/perf" "$KBUILD/vmlinux" "$GUEST/board64raw/out"
 }
 
 runs=("$@")

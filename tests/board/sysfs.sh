@@ -20,14 +20,20 @@ facts=$out/sysfs.facts
 cs=/sys/bus/coresight/devices
 : >"$facts"
 fact() { echo "$*" >>"$facts"; }
-tid() { cat $cs/simetm$1/traceid; }
+# (shell builtins only where it repeats: a fork is slow on 128 vCPUs)
+
+# readid PHASE CPU: note the ID CPU's traceid shows
+readid() {
+	read -r v <$cs/simetm$2/traceid
+	fact "id $1 $2 $v"
+}
 
 # ids PHASE CPU...: read the IDs
 ids() {
 	p=$1
 	shift
 	for c in "$@"; do
-		fact "id $p $c $(tid "$c")"
+		readid "$p" "$c"
 	done
 }
 
@@ -35,7 +41,7 @@ ids() {
 on() {
 	for c in "$@"; do
 		echo 1 >$cs/simetm$c/enable_source || fact "error enable $c"
-		fact "id on $c $(tid "$c")"
+		readid on "$c"
 	done
 }
 
@@ -43,7 +49,7 @@ on() {
 off() {
 	for c in "$@"; do
 		echo 0 >$cs/simetm$c/enable_source || fact "error disable $c"
-		fact "id off $c $(tid "$c")"
+		readid off "$c"
 	done
 }
 
