@@ -27,11 +27,18 @@ pass "guest scenario ran to its end"
 
 # The case exists: B's CPU found the global sink's map full, and the
 # kernel named it once when B's session on the map stopped
-check "a CPU event without a trace ID holds the sink (CPU 111, simsink2)" \
-	'[ "$(fact dmesg_no_id)" = 1 ]' \
-	"want the kernel's 'simsink2: No free trace ID for CPU(s) 111' once, found $(fact dmesg_no_id)"
+if [ "$(fact mode)" = small ]; then
+	printf 'SKIP modunload: %s\t%s\n' "a CPU event without a trace ID holds the sink" \
+		"needs more than 111 CPUs on one sink (board128); here B traces CPU 0"
+	what="a session"
+else
+	check "a CPU event without a trace ID holds the sink (CPU 111, simsink2)" \
+		'[ "$(fact dmesg_no_id)" = 1 ]' \
+		"want the kernel's 'simsink2: No free trace ID for CPU(s) 111' once, found $(fact dmesg_no_id)"
+	what="that event"
+fi
 
-check "unloading the sink module while that event runs is refused" \
+check "unloading the sink module while $what runs is refused" \
 	'[ "$(word rmmod_during_b)" != 0 ] && [ "$(word loaded_during_b)" = 0 ] && [ "$(word b_running)" = 0 ]' \
 	"rmmod exit $(fact rmmod_during_b); still loaded: $(word loaded_during_b) (0 yes); session still running: $(word b_running) (0 yes)"
 
