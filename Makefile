@@ -4,7 +4,7 @@
 
 S := scripts
 
-.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 bisect fuzz bench mutants clean
+.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 board64raw bisect fuzz bench mutants clean
 
 all: setup
 
@@ -44,8 +44,11 @@ board:			## simulated 16-CPU, 2-sink board: perf record in QEMU, decode, table
 board64:		## 64 CPUs on 2 sinks: CPUs from 48 on, IDs shared by the sinks (make setup's table)
 	@bash $(S)/board.sh board64
 
-board128:		## 128 CPUs on 2 sinks, and on one sink with too few IDs
+board128:		## 128 CPUs on 2 sinks, and on one sink with too few IDs; sysfs, STM, module unload
 	@bash $(S)/board.sh board128
+
+board64raw:		## 64 CPUs, each with its own per-CPU raw sink (TRBE-like): per-CPU and per-thread
+	@bash $(S)/board.sh board64raw
 
 bisect:
 	@bash $(S)/bisect.sh

@@ -105,15 +105,23 @@ wait_timeout() {
 	! kill -0 "$1" 2>/dev/null
 }
 
-# result PASS|FAIL|SKIP NAME [DETAIL]: count one check of the test command.
+# result PASS|FAIL|SKIP|XFAIL NAME [DETAIL]: count one check of the test
+# command. XFAIL: a check that fails as expected (DETAIL says why), not a
+# failure of the run.
 FAILED=0
 result() {
-	printf '%s %s\n' "$1" "$2" >>"$RESULTS"
+	if [ "$1" = XFAIL ]; then
+		printf '%s %s%s\n' "$1" "$2" "${3:+: $3}" >>"$RESULTS"
+	else
+		printf '%s %s\n' "$1" "$2" >>"$RESULTS"
+	fi
 	[ "$1" != FAIL ] || FAILED=1
 	if [ "$1" = PASS ]; then
 		printf '  ok   %s\n' "$2"
 	elif [ "$1" = SKIP ]; then
 		printf '  skip %s%s\n' "$2" "${3:+: $3}"
+	elif [ "$1" = XFAIL ]; then
+		printf '  xfail %s%s\n' "$2" "${3:+: $3}"
 	else
 		printf '  FAIL %s%s\n' "$2" "${3:+: $3}"
 	fi

@@ -41,7 +41,7 @@ step perf bash "$S/perf.sh"
 if [ -x "$TOP/tests/decode/run.sh" ]; then
 	step decode bash "$S/decode-tests.sh"
 fi
-step board bash "$S/board.sh" board16 board64 board128
+step board bash "$S/board.sh" board16 board64 board128 board64raw
 if [ "$ci" = 1 ]; then
 	if [ "$npatches" -gt 1 ]; then
 		step bisect bash "$S/bisect.sh"
@@ -52,6 +52,7 @@ fi
 passed=$(grep -c '^PASS ' "$RESULTS")
 failed=$(grep -c '^FAIL ' "$RESULTS")
 skipped=$(grep -c '^SKIP ' "$RESULTS")
+xfailed=$(grep -c '^XFAIL ' "$RESULTS")
 if [ "$failed" -gt 0 ]; then
 	say "failed checks:"
 	grep '^FAIL ' "$RESULTS" | sed 's/^FAIL /    /'
@@ -60,9 +61,12 @@ fi
 say "time per step:"
 printf '%s\n' "${TIMES[@]}"
 say "total time $(elapsed)"
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
+if [ "$xfailed" -gt 0 ]; then
+	say "expected failures:"
+	grep '^XFAIL ' "$RESULTS" | sed 's/^XFAIL /    /'
 fi
+summary="$passed passed, $failed failed"
+[ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"
+[ "$xfailed" -eq 0 ] || summary="$summary, $xfailed expected to fail"
+echo "$summary"
 [ "$failed" -eq 0 ]

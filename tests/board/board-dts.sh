@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# board-dts.sh NCPUS NCLUSTERS [global]
+# board-dts.sh NCPUS NCLUSTERS [global|raw] [stm]
 #
 # Prints the device tree source of a simulated CoreSight board, to append
 # to the source of QEMU's own virt device tree: NCPUS simulated ETMs
@@ -10,17 +10,28 @@
 # ("csboard,sim-sink"). With "global", each cluster funnel goes through a
 # static replicator that also feeds a global funnel and a global sink,
 # which every CPU can reach but none uses by default (it is farther away).
+# With "raw", NCLUSTERS must equal NCPUS: each ETM feeds its own per-CPU
+# sink of unformatted trace ("csboard,sim-raw-sink", like a TRBE), named
+# simraw0 .. simraw<NCPUS-1> in CPU order. With "stm", a simulated system
+# source ("csboard,sim-stm", simstm0) feeds the funnel of the last
+# cluster too, so that with "global" its trace reaches the last cluster's
+# sink and the global sink through a static replicator.
 #
 # Sinks are named in this order by the driver: simsink0 .. simsink<N-1>
 # for the clusters, then simsink<N> for the global sink.
 set -euo pipefail
 
-usage="usage: board-dts.sh NCPUS NCLUSTERS [global]"
+usage="usage: board-dts.sh NCPUS NCLUSTERS [global|raw] [stm]"
 ncpus=${1:-}
 nclusters=${2:-}
 global=${3:-}
+stm=${4:-}
+if [ "$global" = stm ]; then
+	global='' stm=stm
+fi
 if ! [[ $ncpus =~ ^[1-9][0-9]*$ && $nclusters =~ ^[1-9][0-9]*$ ]] ||
-   [[ -n $global && $global != global ]]; then
+   [[ -n $global && $global != global && $global != raw ]] ||
+   [[ -n $stm && ( $stm != stm || $global = raw ) ]]; then
 	echo "$usage" >&2
 	exit 1
 fi
@@ -29,6 +40,10 @@ if [ $((ncpus % nclusters)) -ne 0 ]; then
 	exit 1
 fi
 per=$((ncpus / nclusters))
+if [ "$global" = raw ] && [ "$per" -ne 1 ]; then
+	echo "board-dts.sh: raw sinks are per CPU: NCLUSTERS must be NCPUS" >&2
+	exit 1
+fi
 
 # endpoint LABEL REMOTE: one endpoint of a graph port
 endpoint() {
@@ -63,6 +78,19 @@ node() {
 }
 
 echo '/ {'
+if [ "$global" = raw ]; then
+	for ((c = 0; c < ncpus; c++)); do
+		node "sim-etm-$c" csboard,sim-etm
+		printf '\t\tcpu = <&{/cpus/cpu@%d}>;\n' "$c"
+		one_port out-ports "etm${c}_out" "raw${c}_in"
+		echo '	};'
+		node "sim-raw-sink-$c" csboard,sim-raw-sink
+		one_port in-ports "raw${c}_in" "etm${c}_out"
+		echo '	};'
+	done
+	echo '};'
+	exit 0
+fi
 for ((c = 0; c < ncpus; c++)); do
 	k=$((c / per))
 	node "sim-etm-$c" csboard,sim-etm
@@ -76,6 +104,7 @@ for ((k = 0; k < nclusters; k++)); do
 	for ((c = k * per; c < (k + 1) * per; c++)); do
 		etms+=("etm${c}_out")
 	done
+	[ -n "$stm" ] && [ $k -eq $((nclusters - 1)) ] && etms+=(stm_out)
 	node "sim-funnel-$k" arm,coresight-static-funnel
 	ports in-ports "fun${k}_in" "${etms[@]}"
 	if [ -n "$global" ]; then
@@ -97,6 +126,12 @@ for ((k = 0; k < nclusters; k++)); do
 	one_port in-ports "sink${k}_in" "$from"
 	echo '	};'
 done
+
+if [ -n "$stm" ]; then
+	node sim-stm-0 csboard,sim-stm
+	one_port out-ports stm_out "fun$((nclusters - 1))_in$per"
+	echo '	};'
+fi
 
 if [ -n "$global" ]; then
 	reps=()

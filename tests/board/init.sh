@@ -10,7 +10,11 @@
 #   board.sessions=NAME:SINK:RAM_KB,...  SINK "-" lets perf pick the
 #                  default sink of each CPU, else all CPUs use that sink;
 #                  RAM_KB, unless 0, limits the sinks' trace RAM
-#   board.modargs=k=v,...  csboard.ko parameters
+#   board.modargs=k=v,...  module parameters: ram_* of csboard-sink.ko,
+#                  the others of csboard.ko
+#   board.scripts=NAME,... after the sessions, run /root/NAME.sh OUT (a
+#                  scenario of its own, tests/board/NAME.sh), output in
+#                  OUT/NAME.log
 #   board.seconds=N        workload length (default 1)
 #   board.aux=PAGES        AUX buffer of each CPU (default 128)
 #   board.scenarios=NAME,...  after the sessions, source /root/NAME.sh for
@@ -50,11 +54,19 @@ echo "board: $(nproc) CPUs online"
 echo 0 >/proc/sys/kernel/kptr_restrict
 echo -1 >/proc/sys/kernel/perf_event_paranoid
 dmesg -c >/dev/null
+etmargs='' sinkargs=''
+for a in $modargs; do
+	case "$a" in
+	ram_*) sinkargs="$sinkargs $a" ;;
+	*) etmargs="$etmargs $a" ;;
+	esac
+done
 # shellcheck disable=SC2086
-if ! insmod /root/csboard.ko $modargs; then
+if ! insmod /root/csboard.ko $etmargs || ! insmod /root/csboard-sink.ko $sinkargs; then
 	dmesg >$out/info
-	finish "insmod csboard.ko failed"
+	finish "insmod csboard.ko csboard-sink.ko failed"
 fi
+echo "$sinkargs" >/tmp/sinkargs
 pmu=/sys/bus/event_source/devices/cs_etm
 {
 	echo "cpus $(nproc)"
@@ -76,7 +88,7 @@ for spec in $(echo "$sessions" | tr ',' ' '); do
 	EOF
 	event=cs_etm//
 	[ "${sink:--}" = - ] || event=cs_etm/@$sink/
-	if ! echo "${ram:-0}" >/sys/module/csboard/parameters/ram_use_kb; then
+	if ! echo "${ram:-0}" >/sys/module/csboard_sink/parameters/ram_use_kb; then
 		echo "bad session $spec" >$out/$name.log
 		continue
 	fi
@@ -98,7 +110,7 @@ done
 # session_begin NAME: fresh statistics and kernel log, all of the trace RAM
 session_begin() {
 	echo "board: session $1"
-	echo 0 >/sys/module/csboard/parameters/ram_use_kb
+	echo 0 >/sys/module/csboard_sink/parameters/ram_use_kb
 	reset_stats
 	dmesg -c >/dev/null
 }
@@ -181,5 +193,13 @@ for s in $(arg board.scenarios | tr ',' ' '); do
 	else
 		echo "board: no scenario $s" | tee "$out/$s.missing"
 	fi
+done
+
+for s in $(arg board.scripts | tr ',' ' '); do
+	echo "board: scenario $s"
+	t=$(date +%s)
+	sh /root/$s.sh $out >$out/$s.log 2>&1
+	echo "exit $? after $(($(date +%s) - t)) s" >>$out/$s.log
+	tail -n 3 $out/$s.log
 done
 finish "sessions done"

@@ -3,7 +3,11 @@
  * csboard sources: "csboard,sim-etm", one per CPU. While a perf event runs
  * on its CPU it writes ETMv4 instruction trace (the encoder of
  * cs-trace-enc.h) with the trace ID that perf gave the CPU: at start, every
- * @period_us, and at stop. The trace says that the CPU runs the kernel's
+ * @period_us, and at stop. In sysfs mode (enable_source) it does the same
+ * with the ID that the allocator's sysfs helpers give the CPU in the
+ * default map: taken at the first enable, kept after disable, given back
+ * by writing "reset" (the lifetime etm4x and etm3x have); "traceid" shows
+ * it. The trace says that the CPU runs the kernel's
  * schedule() in the context of the marker thread "csboard/<cpu>" bound to
  * that CPU, so a decoder that gets the CPU right shows csboard/<cpu> on CPU
  * <cpu>.
@@ -16,6 +20,7 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/of.h>
+#include <linux/smp.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
@@ -57,6 +62,7 @@ MODULE_PARM_DESC(atoms, "taken branches in one piece of trace");
  * @timer:	hrtimer pinned to @cpu, writes trace while enabled.
  * @sink:	sink of the enabled path, NULL while disabled.
  * @trace_id:	trace ID of the enabled event, 0 while disabled.
+ * @mode:	CS_MODE_PERF or CS_MODE_SYSFS while enabled.
  * @timestamps:	the event asked for timestamps.
  * @piece:	room for one piece of trace.
  * @stats_lock:	protects the statistics below.
@@ -65,16 +71,19 @@ MODULE_PARM_DESC(atoms, "taken branches in one piece of trace");
  * @last_id:	trace ID of the last session, for the "sim" group.
  * @last_sink:	sink of the last session, for the "sim" group.
  *
- * @piece and the fields above it are only used on @cpu, by the perf
- * callbacks and the hrtimer, which do not run at the same time.
+ * In perf mode @piece and the fields above it are only used on @cpu, by
+ * the perf callbacks and the hrtimer, which do not run at the same time.
+ * In sysfs mode they are set before the hrtimer starts on @cpu, and used
+ * again after it is cancelled, under the core's coresight_mutex.
  */
 struct sim_etm {
 	struct coresight_device *csdev;
 	int cpu;
 	struct task_struct *marker;
 	struct hrtimer timer;
-	struct sim_sink *sink;
+	struct sim_sink_port *sink;
 	int trace_id;
+	u32 mode;
 	bool timestamps;
 	u8 *piece;
 	raw_spinlock_t stats_lock;	/* protects the statistics */
@@ -124,7 +133,7 @@ static void etm_emit(struct sim_etm *etm)
 	size_t len = etm_piece(etm, n);
 	unsigned long flags;
 
-	sim_sink_write(etm->sink, etm->trace_id, etm->piece, len);
+	etm->sink->write(etm->sink, etm->trace_id, etm->piece, len);
 	raw_spin_lock_irqsave(&etm->stats_lock, flags);
 	etm->bytes += len;
 	etm->atoms += n;
@@ -159,45 +168,120 @@ static int sim_etm_trace_id(struct coresight_device *csdev)
 	return READ_ONCE(etm->trace_id);
 }
 
-/* Called by etm_event_start() on etm->cpu, after the path is enabled */
-static int sim_etm_enable(struct coresight_device *csdev,
-			  struct perf_event *event, u32 mode)
+/* Start tracing on etm->cpu: the first piece, then one every period */
+static void etm_start(struct sim_etm *etm, struct sim_sink_port *sink,
+		      int trace_id, u32 mode)
 {
-	struct sim_etm *etm = dev_get_drvdata(csdev->dev.parent);
-	int trace_id = etm_perf_cpu_trace_id();
 	unsigned long flags;
 
-	if (mode != CS_MODE_PERF || WARN_ON_ONCE(etm->cpu != smp_processor_id()))
-		return -EINVAL;
-	if (WARN_ON_ONCE(!coresight_trace_id_is_valid(trace_id)))
-		return -EINVAL;
-	etm->sink = this_cpu_read(active_sink);
-	if (WARN_ON_ONCE(!etm->sink))
-		return -EINVAL;
-
-	etm->timestamps = event->attr.config & BIT(ETM_OPT_TS);
+	etm->sink = sink;
+	etm->mode = mode;
 	WRITE_ONCE(etm->trace_id, trace_id);
 	raw_spin_lock_irqsave(&etm->stats_lock, flags);
 	etm->last_id = trace_id;
-	etm->last_sink = sim_sink_csdev(etm->sink);
+	etm->last_sink = sink->csdev;
 	raw_spin_unlock_irqrestore(&etm->stats_lock, flags);
 
 	etm_emit(etm);
 	hrtimer_start(&etm->timer, etm_period(), HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void etm_stop(struct sim_etm *etm)
+{
+	hrtimer_cancel(&etm->timer);
+	etm_emit(etm);
+	WRITE_ONCE(etm->trace_id, 0);
+	etm->sink = NULL;
+	etm->mode = CS_MODE_DISABLED;
+}
+
+/* Called by etm_event_start() on etm->cpu, after the path is enabled */
+static int sim_etm_enable_perf(struct sim_etm *etm, struct perf_event *event)
+{
+	int trace_id = etm_perf_cpu_trace_id();
+	struct sim_sink_port *sink = this_cpu_read(sim_active_sink);
+
+	if (WARN_ON_ONCE(etm->cpu != smp_processor_id()))
+		return -EINVAL;
+	if (WARN_ON_ONCE(!coresight_trace_id_is_valid(trace_id)))
+		return -EINVAL;
+	if (WARN_ON_ONCE(!sink))
+		return -EINVAL;
+
+	etm->timestamps = event->attr.config & BIT(ETM_OPT_TS);
+	etm_start(etm, sink, trace_id, CS_MODE_PERF);
 	return 0;
+}
+
+struct etm_sysfs_arg {
+	struct sim_etm *etm;
+	struct sim_sink_port *sink;
+	int trace_id;
+};
+
+static void etm_start_sysfs_on_cpu(void *data)
+{
+	struct etm_sysfs_arg *arg = data;
+
+	etm_start(arg->etm, arg->sink, arg->trace_id, CS_MODE_SYSFS);
+}
+
+/*
+ * Called by coresight_enable() under coresight_mutex, right after the
+ * sink of the path was enabled: sim_sysfs_sink is that sink. The CPU's ID
+ * comes from the allocator's sysfs helper, as etm4x and etm3x take it.
+ */
+static int sim_etm_enable_sysfs(struct sim_etm *etm)
+{
+	struct coresight_trace_id_map *map = coresight_trace_id_default_map();
+	struct etm_sysfs_arg arg = { .etm = etm, .sink = sim_sysfs_sink };
+	int ret;
+
+	if (!arg.sink)
+		return -EINVAL;
+	arg.trace_id = coresight_trace_id_sysfs_enable(map, etm->cpu);
+	if (arg.trace_id < 0) {
+		dev_err(&etm->csdev->dev, "No free trace ID for CPU%d\n",
+			etm->cpu);
+		return arg.trace_id;
+	}
+	etm->timestamps = true;
+	/* The hrtimer is pinned to the CPU that starts it */
+	ret = smp_call_function_single(etm->cpu, etm_start_sysfs_on_cpu,
+				       &arg, 1);
+	if (ret)
+		coresight_trace_id_sysfs_disable(map, etm->cpu);
+	return ret;
+}
+
+static int sim_etm_enable(struct coresight_device *csdev,
+			  struct perf_event *event, u32 mode)
+{
+	struct sim_etm *etm = dev_get_drvdata(csdev->dev.parent);
+
+	switch (mode) {
+	case CS_MODE_PERF:
+		return sim_etm_enable_perf(etm, event);
+	case CS_MODE_SYSFS:
+		return sim_etm_enable_sysfs(etm);
+	default:
+		return -EINVAL;
+	}
 }
 
 static void sim_etm_disable(struct coresight_device *csdev,
 			    struct perf_event *event)
 {
 	struct sim_etm *etm = dev_get_drvdata(csdev->dev.parent);
+	u32 mode = etm->mode;
 
 	if (!etm->sink)
 		return;
-	hrtimer_cancel(&etm->timer);
-	etm_emit(etm);
-	WRITE_ONCE(etm->trace_id, 0);
-	etm->sink = NULL;
+	etm_stop(etm);
+	/* The sink may still hold trace with the ID: kept until reset */
+	if (mode == CS_MODE_SYSFS)
+		coresight_trace_id_sysfs_disable(coresight_trace_id_default_map(),
+						 etm->cpu);
 }
 
 static const struct coresight_ops_source sim_etm_source_ops = {
@@ -248,6 +332,38 @@ static struct attribute *sim_etm_mgmt_attrs[] = {
 	NULL,
 };
 
+/* The ID of the CPU in sysfs mode: from the first enable until reset */
+static ssize_t traceid_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct sim_etm *etm = dev_get_drvdata(dev->parent);
+	int id;
+
+	id = coresight_trace_id_read_cpu_id(coresight_trace_id_default_map(),
+					    etm->cpu);
+	return sysfs_emit(buf, "%#x\n", id);
+}
+static DEVICE_ATTR_RO(traceid);
+
+/* Writing anything gives the sysfs mode ID back; refused while enabled */
+static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t size)
+{
+	struct sim_etm *etm = dev_get_drvdata(dev->parent);
+	int ret;
+
+	ret = coresight_trace_id_sysfs_release(coresight_trace_id_default_map(),
+					       etm->cpu);
+	return ret ? ret : size;
+}
+static DEVICE_ATTR_WO(reset);
+
+static struct attribute *sim_etm_attrs[] = {
+	&dev_attr_traceid.attr,
+	&dev_attr_reset.attr,
+	NULL,
+};
+
 /* "etm CPU SINK TRACE_ID BYTES ATOMS MARKER_PID" of the last session */
 static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
@@ -287,6 +403,10 @@ static struct attribute *sim_etm_sim_attrs[] = {
 	NULL,
 };
 
+static const struct attribute_group sim_etm_group = {
+	.attrs = sim_etm_attrs,
+};
+
 static const struct attribute_group sim_etm_trcidr_group = {
 	.name = "trcidr",
 	.attrs = sim_etm_trcidr_attrs,
@@ -303,6 +423,7 @@ static const struct attribute_group sim_etm_sim_group = {
 };
 
 static const struct attribute_group *sim_etm_groups[] = {
+	&sim_etm_group,
 	&sim_etm_trcidr_group,
 	&sim_etm_mgmt_group,
 	&sim_etm_sim_group,
@@ -322,7 +443,6 @@ static int sim_marker_fn(void *data)
 	return 0;
 }
 
-/* Register a device described by @desc, with the ports of its DT node */
 static void sim_etm_stop_marker(void *data)
 {
 	kthread_stop(data);
@@ -383,6 +503,11 @@ static int sim_etm_remove(struct platform_device *pdev)
 
 	etm_perf_symlink(etm->csdev, false);
 	coresight_unregister(etm->csdev);
+	/* The ID of sysfs mode goes with the driver, enabled or not */
+	coresight_trace_id_sysfs_disable(coresight_trace_id_default_map(),
+					 etm->cpu);
+	coresight_trace_id_sysfs_release(coresight_trace_id_default_map(),
+					 etm->cpu);
 	return 0;
 }
 

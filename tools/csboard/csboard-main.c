@@ -8,9 +8,14 @@
  * CoreSight framework: perf's cs_etm PMU builds their paths, picks their
  * sinks, allocates the trace IDs and emits the HW_ID records.
  *
- * - csboard-etm.c: "csboard,sim-etm", a per-CPU trace source.
- * - csboard-sink.c: "csboard,sim-sink", a sink like an ETF.
- * - this file: registration of the devices and the module.
+ * - csboard-etm.c: "csboard,sim-etm", a per-CPU trace source, in perf
+ *   and sysfs mode.
+ * - csboard-stm.c: "csboard,sim-stm", a system source like an STM, in
+ *   sysfs mode.
+ * - csboard-sink-dev.c: "csboard,sim-sink", a sink like an ETF, and
+ *   "csboard,sim-raw-sink", a per-CPU sink of unformatted trace like a
+ *   TRBE: the module csboard-sink.ko, which uses this one.
+ * - this file: registration of the devices and the module csboard.ko.
  * - ../cstrace/cs-trace-enc.h: ETMv4 packets and the frame formatter,
  *   shared with the generator tools/csgen.
  *
@@ -25,6 +30,12 @@
 #include "coresight-priv.h"
 
 #include "csboard.h"
+
+DEFINE_PER_CPU(struct sim_sink_port *, sim_active_sink);
+EXPORT_PER_CPU_SYMBOL_GPL(sim_active_sink);
+
+struct sim_sink_port *sim_sysfs_sink;
+EXPORT_SYMBOL_GPL(sim_sysfs_sink);
 
 /* Register a device described by @desc, with the ports of its DT node */
 struct coresight_device *sim_register(struct platform_device *pdev,
@@ -41,10 +52,11 @@ struct coresight_device *sim_register(struct platform_device *pdev,
 	platform_set_drvdata(pdev, drvdata);
 	return coresight_register(desc);
 }
+EXPORT_SYMBOL_GPL(sim_register);
 
 static struct platform_driver * const sim_drivers[] = {
-	&sim_sink_driver,
 	&sim_etm_driver,
+	&sim_stm_driver,
 };
 
 static int __init csboard_init(void)
@@ -59,5 +71,5 @@ static void __exit csboard_exit(void)
 }
 module_exit(csboard_exit);
 
-MODULE_DESCRIPTION("Simulated multi-sink CoreSight board for end-to-end tests");
+MODULE_DESCRIPTION("Simulated multi-sink CoreSight board for end-to-end tests: sources");
 MODULE_LICENSE("GPL");

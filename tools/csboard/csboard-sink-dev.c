@@ -1,14 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * csboard sinks: "csboard,sim-sink", like an ETF. The trace of its sources
- * goes through the frame formatter of cs-trace-enc.h into a ring of trace
- * RAM; when the last CPU of a perf session stops, the sink copies the RAM
- * into that CPU's AUX buffer, with a barrier packet at the start where the
- * ring wrapped.
+ * csboard sinks, the module csboard-sink.ko:
+ *
+ * - "csboard,sim-sink", like an ETF. The trace of its sources goes through
+ *   the frame formatter of cs-trace-enc.h into a ring of trace RAM; when
+ *   the last CPU of a perf session stops, the sink copies the RAM into that
+ *   CPU's AUX buffer, with a barrier packet at the start where the ring
+ *   wrapped. In sysfs mode (enable_sink) the RAM keeps the trace of the
+ *   sources enabled since the sink's first enable, read through the misc
+ *   device /dev/<sink name> as ETB and ETF drivers offer it.
+ * - "csboard,sim-raw-sink", a per-CPU sink like a TRBE: the trace of its
+ *   one source goes unformatted (no frames, no trace ID) into the RAM, and
+ *   into the AUX buffer of the CPU each time its event stops there, flagged
+ *   PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW. perf mode only.
+ *
+ * Separate from the sources (csboard.ko), so that the sink driver's module
+ * can be unloaded while perf events hold buffers of its sinks.
  */
 
 #include <linux/coresight.h>
+#include <linux/fs.h>
 #include <linux/minmax.h>
+#include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/of.h>
@@ -17,6 +30,7 @@
 #include <linux/platform_device.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include "coresight-etm-perf.h"
@@ -34,12 +48,17 @@ module_param(ram_use_kb, uint, 0644);
 MODULE_PARM_DESC(ram_use_kb, "trace RAM a sink uses from the next session on, 0 for all");
 
 /**
- * struct sim_sink - a simulated ETF
+ * struct sim_sink - a simulated ETF, or per-CPU raw sink
+ * @port:	what the sources see; first, see struct sim_sink_port.
  * @csdev:	the CoreSight device.
+ * @raw:	unformatted trace: a per-CPU sink.
+ * @miscdev:	the read device of sysfs mode (formatted sinks).
  * @lock:	protects every other field. Raw: taken in hardirq hrtimer
  *		callbacks.
+ * @mode:	CS_MODE_DISABLED, or the mode of its users.
  * @pid:	owner of the perf session using the sink, -1 for none.
- * @users:	CPUs of that session with the sink enabled.
+ * @users:	CPUs of that session, or sysfs sources, with the sink
+ *		enabled.
  * @fmt:	the frame formatter.
  * @ram:	trace RAM, a ring of whole frames.
  * @ram_size:	bytes of @ram in use in this session.
@@ -52,8 +71,12 @@ MODULE_PARM_DESC(ram_use_kb, "trace RAM a sink uses from the next session on, 0 
  *		the AUX buffer could take), for the "sim" group.
  */
 struct sim_sink {
+	struct sim_sink_port port;
 	struct coresight_device *csdev;
+	bool raw;
+	struct miscdevice miscdev;
 	raw_spinlock_t lock;	/* protects every other field */
+	u32 mode;
 	pid_t pid;
 	int users;
 	struct cs_fmt fmt;
@@ -67,34 +90,54 @@ struct sim_sink {
 	u64 lost;
 };
 
-DEFINE_PER_CPU(struct sim_sink *, active_sink);
+static struct sim_sink *to_sim_sink(struct coresight_device *csdev)
+{
+	return dev_get_drvdata(csdev->dev.parent);
+}
+
+/* @len bytes into the ring, @len a multiple of 16 for formatted trace */
+static void sink_ring_put(struct sim_sink *sink, const u8 *data, size_t len)
+{
+	size_t n;
+
+	while (len) {
+		n = min(len, sink->ram_size - sink->wr);
+		memcpy(sink->ram + sink->wr, data, n);
+		sink->wr = (sink->wr + n) % sink->ram_size;
+		if (sink->fill + n <= sink->ram_size) {
+			sink->fill += n;
+		} else {
+			sink->fill = sink->ram_size;
+			sink->wrapped = true;
+		}
+		data += n;
+		len -= n;
+	}
+}
 
 /* A complete frame of the formatter: into the ring */
 static void sink_emit_frame(struct cs_fmt *fmt)
 {
 	struct sim_sink *sink = container_of(fmt, struct sim_sink, fmt);
 
-	memcpy(sink->ram + sink->wr, fmt->frame, CS_FRAME_SIZE);
-	sink->wr = (sink->wr + CS_FRAME_SIZE) % sink->ram_size;
-	if (sink->fill < sink->ram_size)
-		sink->fill += CS_FRAME_SIZE;
-	else
-		sink->wrapped = true;
+	sink_ring_put(sink, fmt->frame, CS_FRAME_SIZE);
 }
 
-/* Called by a source on its CPU: @len bytes of trace with ID @id */
-void sim_sink_write(struct sim_sink *sink, int id, const u8 *data, size_t len)
+/* A source writes @len bytes of trace with ID @id; see sim_sink_port */
+static void sim_sink_write(struct sim_sink_port *port, int id, const u8 *data,
+			   size_t len)
 {
+	struct sim_sink *sink = container_of(port, struct sim_sink, port);
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sink->lock, flags);
-	cs_fmt_write(&sink->fmt, id, data, len);
+	if (sink->users) {
+		if (sink->raw)
+			sink_ring_put(sink, data, len);
+		else
+			cs_fmt_write(&sink->fmt, id, data, len);
+	}
 	raw_spin_unlock_irqrestore(&sink->lock, flags);
-}
-
-struct coresight_device *sim_sink_csdev(struct sim_sink *sink)
-{
-	return sink->csdev;
 }
 
 static void sink_reset(struct sim_sink *sink)
@@ -103,6 +146,7 @@ static void sink_reset(struct sim_sink *sink)
 
 	if (!want || want > sink->ram_alloc)
 		want = sink->ram_alloc;
+	/* whole frames, also for raw trace: no harm */
 	sink->ram_size = max_t(size_t, want & ~(size_t)(CS_FRAME_SIZE - 1),
 			       CS_FRAME_SIZE);
 	cs_fmt_init(&sink->fmt, sink_emit_frame);
@@ -147,47 +191,94 @@ static void sim_sink_free_buffer(void *config)
 	kfree(config);
 }
 
-static int sim_sink_enable(struct coresight_device *csdev, u32 mode,
-			   void *data)
+/* perf: enabled on the CPU of the event, by one perf process at a time */
+static int sim_sink_enable_perf(struct sim_sink *sink, void *data)
 {
-	struct sim_sink *sink = dev_get_drvdata(csdev->dev.parent);
-	struct sim_buffer *buf;
+	struct sim_buffer *buf = etm_perf_sink_config(data);
 	unsigned long flags;
 	int ret = 0;
 
-	/* Only perf sessions are simulated */
-	if (mode != CS_MODE_PERF)
-		return -EINVAL;
-	buf = etm_perf_sink_config(data);
 	if (!buf)
 		return -EINVAL;
 
 	raw_spin_lock_irqsave(&sink->lock, flags);
-	if (sink->users && sink->pid != buf->pid) {
+	if (sink->users && (sink->mode != CS_MODE_PERF || sink->pid != buf->pid)) {
 		ret = -EBUSY;
 	} else {
 		if (!sink->users) {
 			sink_reset(sink);
 			sink->pid = buf->pid;
+			sink->mode = CS_MODE_PERF;
 		}
 		sink->users++;
-		this_cpu_write(active_sink, sink);
+		this_cpu_write(sim_active_sink, &sink->port);
 	}
 	raw_spin_unlock_irqrestore(&sink->lock, flags);
 	return ret;
 }
 
+/*
+ * sysfs: enabled by coresight_enable() for each source, under the core's
+ * coresight_mutex. The RAM starts afresh at the first enable and keeps its
+ * trace after the last disable, for the read device.
+ */
+static int sim_sink_enable_sysfs(struct sim_sink *sink)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	if (sink->raw)
+		return -EINVAL;
+
+	raw_spin_lock_irqsave(&sink->lock, flags);
+	if (sink->users && sink->mode != CS_MODE_SYSFS) {
+		ret = -EBUSY;
+	} else {
+		if (!sink->users) {
+			sink_reset(sink);
+			sink->mode = CS_MODE_SYSFS;
+		}
+		sink->users++;
+	}
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
+	if (!ret)
+		sim_sysfs_sink = &sink->port;
+	return ret;
+}
+
+static int sim_sink_enable(struct coresight_device *csdev, u32 mode,
+			   void *data)
+{
+	struct sim_sink *sink = to_sim_sink(csdev);
+
+	switch (mode) {
+	case CS_MODE_PERF:
+		return sim_sink_enable_perf(sink, data);
+	case CS_MODE_SYSFS:
+		return sim_sink_enable_sysfs(sink);
+	default:
+		return -EINVAL;
+	}
+}
+
 static int sim_sink_disable(struct coresight_device *csdev)
 {
-	struct sim_sink *sink = dev_get_drvdata(csdev->dev.parent);
+	struct sim_sink *sink = to_sim_sink(csdev);
 	unsigned long flags;
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&sink->lock, flags);
-	if (--sink->users)
-		ret = -EBUSY;	/* still in use by other CPUs */
-	else
+	if (WARN_ON_ONCE(!sink->users)) {
+		ret = -EINVAL;
+	} else if (--sink->users) {
+		ret = -EBUSY;	/* still in use by other sources */
+	} else {
+		/* the end of the trace, for the read device */
+		if (sink->mode == CS_MODE_SYSFS)
+			cs_fmt_flush(&sink->fmt);
 		sink->pid = -1;
+		sink->mode = CS_MODE_DISABLED;
+	}
 	raw_spin_unlock_irqrestore(&sink->lock, flags);
 	return ret;
 }
@@ -222,7 +313,8 @@ static unsigned long sim_sink_update_buffer(struct coresight_device *csdev,
 					    struct perf_output_handle *handle,
 					    void *config)
 {
-	struct sim_sink *sink = dev_get_drvdata(csdev->dev.parent);
+	struct sim_sink *sink = to_sim_sink(csdev);
+	unsigned long frame = sink->raw ? 1 : CS_FRAME_SIZE;
 	struct sim_buffer *buf = config;
 	unsigned long flags, room;
 	size_t len = 0;
@@ -241,17 +333,21 @@ static unsigned long sim_sink_update_buffer(struct coresight_device *csdev,
 	if (sink->users != 1)
 		goto out;
 
-	cs_fmt_flush(&sink->fmt);
-	/* The decoder starts each buffer afresh: name the ID again */
-	cs_fmt_forget_id(&sink->fmt);
+	if (sink->raw) {
+		perf_aux_output_flag(handle, PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW);
+	} else {
+		cs_fmt_flush(&sink->fmt);
+		/* The decoder starts each buffer afresh: name the ID again */
+		cs_fmt_forget_id(&sink->fmt);
+	}
 	len = sink->fill;
 	lost = sink->wrapped;
 	/* In snapshot mode the whole ring, which perf gives a size of 0 */
 	room = buf->snapshot ? (unsigned long)buf->nr_pages * PAGE_SIZE :
 			       handle->size;
 	/* Keep the newest trace that fits */
-	if (len > (room & ~(CS_FRAME_SIZE - 1UL))) {
-		len = room & ~(CS_FRAME_SIZE - 1UL);
+	if (len > (room & ~(frame - 1))) {
+		len = room & ~(frame - 1);
 		lost = true;
 	}
 	if (!len)
@@ -261,7 +357,8 @@ static unsigned long sim_sink_update_buffer(struct coresight_device *csdev,
 		      (sink->wr + sink->ram_size - len) % sink->ram_size, len);
 	if (lost) {
 		/* The decoder must resynchronise: frames are missing */
-		sink_copy_barrier(buf, handle->head);
+		if (!sink->raw)
+			sink_copy_barrier(buf, handle->head);
 		/*
 		 * As an ETF: a snapshot is expected to be cut, and the flag
 		 * would keep perf from enabling the event again.
@@ -304,6 +401,8 @@ static ssize_t sink_stats_show(struct device *dev,
 	unsigned long flags;
 	ssize_t n;
 
+	/* the sink ID as the PMU's sinks/ directory shows it */
+
 	raw_spin_lock_irqsave(&sink->lock, flags);
 	n = sysfs_emit(buf, "sink %s 0x%lx %llu %llu\n", dev_name(dev),
 		       csdev->ea ? (unsigned long)csdev->ea->var : 0,
@@ -345,9 +444,73 @@ static const struct attribute_group *sim_sink_groups[] = {
 	NULL,
 };
 
-/* ---- platform driver ---- */
+/* ---- the read device of sysfs mode ---- */
+
+/**
+ * struct sim_sink_dump - what a reader of the read device gets
+ * @len:	bytes in @data.
+ * @data:	the trace in the RAM at open, oldest first.
+ */
+struct sim_sink_dump {
+	size_t len;
+	u8 data[];
+};
+
+/* A copy of the trace in the RAM, taken when the device is opened */
+static int sim_sink_open(struct inode *inode, struct file *file)
+{
+	struct sim_sink *sink = container_of(file->private_data,
+					     struct sim_sink, miscdev);
+	struct sim_sink_dump *dump;
+	unsigned long flags;
+	size_t len, from, n;
+
+	dump = vmalloc(struct_size(dump, data, sink->ram_alloc));
+	if (!dump)
+		return -ENOMEM;
+
+	raw_spin_lock_irqsave(&sink->lock, flags);
+	/* as an ETF read while tracing: the frames so far */
+	if (sink->mode == CS_MODE_SYSFS)
+		cs_fmt_flush(&sink->fmt);
+	len = sink->fill;
+	from = (sink->wr + sink->ram_size - len) % sink->ram_size;
+	n = min(len, sink->ram_size - from);
+	memcpy(dump->data, sink->ram + from, n);
+	memcpy(dump->data + n, sink->ram, len - n);
+	dump->len = len;
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
+
+	file->private_data = dump;
+	return 0;
+}
+
+static ssize_t sim_sink_read(struct file *file, char __user *data,
+			     size_t len, loff_t *ppos)
+{
+	struct sim_sink_dump *dump = file->private_data;
+
+	return simple_read_from_buffer(data, len, ppos, dump->data, dump->len);
+}
+
+static int sim_sink_release(struct inode *inode, struct file *file)
+{
+	vfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations sim_sink_fops = {
+	.owner		= THIS_MODULE,
+	.open		= sim_sink_open,
+	.read		= sim_sink_read,
+	.release	= sim_sink_release,
+	.llseek		= no_llseek,
+};
+
+/* ---- platform drivers ---- */
 
 DEFINE_CORESIGHT_DEVLIST(sink_devs, "simsink");
+DEFINE_CORESIGHT_DEVLIST(raw_sink_devs, "simraw");
 
 static void sim_sink_free_ram(void *ram)
 {
@@ -364,6 +527,8 @@ static int sim_sink_probe(struct platform_device *pdev)
 	sink = devm_kzalloc(dev, sizeof(*sink), GFP_KERNEL);
 	if (!sink)
 		return -ENOMEM;
+	sink->raw = of_device_is_compatible(dev->of_node, "csboard,sim-raw-sink");
+	sink->port.write = sim_sink_write;
 	raw_spin_lock_init(&sink->lock);
 	sink->pid = -1;
 	sink->ram_alloc = max(ram_kb, 1U) * SZ_1K;
@@ -375,32 +540,51 @@ static int sim_sink_probe(struct platform_device *pdev)
 		return ret;
 	sink_reset(sink);
 
-	desc.name = coresight_alloc_device_name(&sink_devs, dev);
+	desc.name = coresight_alloc_device_name(sink->raw ? &raw_sink_devs :
+						&sink_devs, dev);
 	if (!desc.name)
 		return -ENOMEM;
 	desc.type = CORESIGHT_DEV_TYPE_SINK;
-	desc.subtype.sink_subtype = CORESIGHT_DEV_SUBTYPE_SINK_BUFFER;
+	desc.subtype.sink_subtype = sink->raw ?
+		CORESIGHT_DEV_SUBTYPE_SINK_PERCPU_SYSMEM :
+		CORESIGHT_DEV_SUBTYPE_SINK_BUFFER;
 	desc.ops = &sim_sink_cs_ops;
 	desc.groups = sim_sink_groups;
 	sink->csdev = sim_register(pdev, &desc, sink);
-	return PTR_ERR_OR_ZERO(sink->csdev);
+	if (IS_ERR(sink->csdev))
+		return PTR_ERR(sink->csdev);
+	sink->port.csdev = sink->csdev;
+	if (sink->raw)
+		return 0;
+
+	sink->miscdev.name = desc.name;
+	sink->miscdev.minor = MISC_DYNAMIC_MINOR;
+	sink->miscdev.fops = &sim_sink_fops;
+	sink->miscdev.parent = dev;
+	ret = misc_register(&sink->miscdev);
+	if (ret)
+		coresight_unregister(sink->csdev);
+	return ret;
 }
 
 static int sim_sink_remove(struct platform_device *pdev)
 {
 	struct sim_sink *sink = platform_get_drvdata(pdev);
 
+	if (!sink->raw)
+		misc_deregister(&sink->miscdev);
 	coresight_unregister(sink->csdev);
 	return 0;
 }
 
 static const struct of_device_id sim_sink_match[] = {
 	{ .compatible = "csboard,sim-sink" },
+	{ .compatible = "csboard,sim-raw-sink" },
 	{}
 };
 MODULE_DEVICE_TABLE(of, sim_sink_match);
 
-struct platform_driver sim_sink_driver = {
+static struct platform_driver sim_sink_driver = {
 	.probe	= sim_sink_probe,
 	.remove	= sim_sink_remove,
 	.driver	= {
@@ -409,4 +593,8 @@ struct platform_driver sim_sink_driver = {
 		.suppress_bind_attrs = true,
 	},
 };
+module_platform_driver(sim_sink_driver);
+
+MODULE_DESCRIPTION("Simulated multi-sink CoreSight board for end-to-end tests: sinks");
+MODULE_LICENSE("GPL");
 
