@@ -296,6 +296,19 @@ check_decode per_thread_one_sink thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -
 # sink 1
 check_decode per_thread_overlapping_ids thread 64 all:40 -c 64 -s 2 -t -a 20
 check_decode per_thread_uneven_sinks thread 100 all:20 -c 100 -s 3 -t -a 10
+# A workload that moves itself between the sinks of a 64-CPU board, as
+# csboard's hop does: exec'd on CPU 14 (sink 0) or 35 (sink 1), then CPUs 0
+# and 63 (both trace ID 0x10), 1, 62, 32, 31. Each CPU's HW_ID record comes
+# just before its first part, and the EXIT record starts the decode. The ID
+# of the exec CPU (0x2c, 0x56) has no CPU in the other sink, so its decoder
+# must not outlive its part; each sample on the CPU of its part.
+for hops in 14,0,63,1,62,32,31,0,63 35,0,63,1,62,32,31,0,63; do
+	counts=$(awk -v l="$hops" -v a=20 'BEGIN {
+		k = split(l, h, ","); for (i = 1; i <= k; i++) n[h[i]] += a
+		for (c = 0; c < 64; c++) printf "%d ", n[c] + 0 }')
+	check_decode "per_thread_hops_exec_cpu${hops%%,*}" thread 64 "$counts" \
+		-c 64 -s 2 -t -a 20 -P "$hops"
+done
 check_decode per_thread_static_no_cpu nocpu 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS -n -H none -V 1
 check_error per_thread_hwid_no_cpu 'CS ETM: HW_ID record $(hwval per_thread_hwid_no_cpu 0) at file offset $(hwoff per_thread_hwid_no_cpu 0) does not tell its CPU' -c 4 -s 2 -t -g 8 -a 50 -n
 
@@ -409,7 +422,8 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		    cpus256_sinks4 static_ids_header_v1 hwid_v0_0_global_map buffer_end_pad \
 		    per_thread_static_no_cpu bad_missing_hwid_multi_sink bad_mixed_minor_versions \
 		    header_v2_flagged_ids_no_hwid second_event_other_sample_type \
-		    per_thread_uneven_sinks unformatted_per_cpu unformatted_per_thread \
+		    per_thread_uneven_sinks per_thread_hops_exec_cpu14 per_thread_hops_exec_cpu35 \
+		    unformatted_per_cpu unformatted_per_thread \
 		    mixed_formatted_unformatted mixed_formatted_unformatted_per_thread \
 		    bad_hwid_reserved_bits bad_num_cpu_zero bad_num_cpu_too_big bad_nr_params \
 		    bad_magic bad_cpu_number bad_auxtrace_size cut_in_trace_buffer \

@@ -60,6 +60,23 @@ const char *end_mode = "frame", *bad = "", *elf_path, *out_path;
 int barrier, legacy_meta, list_topology;
 int flagged_meta, extra_event, unformatted;
 int nr_traced = -1;	/* -Z: CPUs from this one on got no trace ID */
+int hop_cpu[MAX_HOPS], nr_hops;	/* -P: the CPUs of the per-thread parts */
+
+/* -P LIST: comma-separated CPUs, each in range */
+static void parse_hops(const char *list)
+{
+	const char *p = list;
+	char *end;
+
+	while (*p) {
+		long c = strtol(p, &end, 10);
+
+		if (end == p || (*end && (*end != ',' || !end[1])) || nr_hops == MAX_HOPS)
+			die("-P %s: expected up to %d CPUs separated by commas", list, MAX_HOPS);
+		hop_cpu[nr_hops++] = (int)c;
+		p = *end ? end + 1 : end;
+	}
+}
 
 static void usage(void)
 {
@@ -71,6 +88,10 @@ static void usage(void)
 		"  -V 1|2      cs_etm metadata header version (default 2)\n"
 		"  -t          per-thread layout (default per-CPU)\n"
 		"  -g K        per-thread: number of segments (default 2*N)\n"
+		"  -P C,C,...  per-thread: the thread runs on these CPUs in turn, one\n"
+		"              part each, the first being the CPU it was exec'd on; a\n"
+		"              CPU's HW_ID record comes before its first part, as the\n"
+		"              kernel writes it, and the thread exits before the trace\n"
 		"  -a A        E atoms per CPU (per-CPU) or per segment (default 200)\n"
 		"  -T K        timestamp every K atoms (default 16, 0: none)\n"
 		"  -n          records carry no CPU (no PERF_SAMPLE_CPU)\n"
@@ -98,7 +119,7 @@ int main(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -131,6 +152,7 @@ int main(int argc, char **argv)
 		case 'X': extra_event = 1; break;
 		case 'U': unformatted = 1; break;
 		case 'Z': nr_traced = atoi(optarg); break;
+		case 'P': parse_hops(optarg); break;
 		default: usage();
 		}
 	}
@@ -143,6 +165,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "csgen: warning: header v2 without HW_ID records\n");
 	if (!segments)
 		segments = 2 * nr_cpus;
+	if (nr_hops) {
+		int i;
+
+		if (!per_thread)
+			die("-P needs the per-thread layout (-t)");
+		for (i = 0; i < nr_hops; i++)
+			if (hop_cpu[i] < 0 || hop_cpu[i] >= nr_cpus)
+				die("-P: CPU %d out of range 0-%d", hop_cpu[i], nr_cpus - 1);
+	}
 
 	alloc_trace_ids();
 	if (list_topology) {
@@ -157,7 +188,9 @@ int main(int argc, char **argv)
 	data_offset = 104 + (PERF_ATTR_SIZE_VER7 + 16 + 8) * (extra_event ? 2 : 1);
 
 	put_auxtrace_info();
-	if (per_thread)
+	if (nr_hops)
+		gen_per_thread_hops();
+	else if (per_thread)
 		gen_per_thread();
 	else
 		gen_per_cpu();

@@ -15,6 +15,7 @@
 
 #define MAX_CPUS		512
 #define MAX_SINKS		64
+#define MAX_HOPS		256
 
 /* Trace IDs 0x01-0x6f can be allocated: 111 per map */
 #define TRACE_ID_MIN		0x01
@@ -42,6 +43,7 @@ extern const char *end_mode, *bad, *elf_path, *out_path;
 extern int barrier, legacy_meta, list_topology;
 extern int flagged_meta, extra_event, unformatted;
 extern int nr_traced;		/* -Z: CPUs from this one on got no trace ID */
+extern int hop_cpu[MAX_HOPS], nr_hops;	/* -P: the CPUs of the per-thread parts */
 
 /* topology.c */
 extern u64 func_addr[MAX_CPUS];
@@ -58,6 +60,7 @@ int sink_peer(int cpu, int step);
 /* trace.c */
 void gen_per_cpu(void);
 void gen_per_thread(void);
+void gen_per_thread_hops(void);
 
 /* perfdata.c */
 extern u64 data_offset;		/* file offset of the data section */
@@ -65,6 +68,7 @@ void put_comm(int pid, int cpu, const char *comm);
 void put_mmap(int pid, int cpu);
 void put_itrace_start(int pid, int cpu);
 void put_hw_id(int pid, int cpu);
+void put_exit(int pid, int cpu);
 void put_aux(int pid, int cpu, u64 off, u64 size, int raw);
 void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref);
 void put_auxtrace_info(void);

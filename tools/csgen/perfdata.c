@@ -195,6 +195,21 @@ void put_hw_id(int pid, int cpu)
 		put_hw_id_raw(pid, cpu, hw_id_value(id, sink + 1, hwid_minor, 0), 0);
 }
 
+/* PERF_RECORD_EXIT of a thread whose parent is pid - 1 */
+void put_exit(int pid, int cpu)
+{
+	struct rec r;
+
+	rec_begin(&r, PERF_RECORD_EXIT, 0);
+	buf_u32(&data, pid);
+	buf_u32(&data, pid - 1);
+	buf_u32(&data, pid);
+	buf_u32(&data, pid - 1);
+	buf_u64(&data, now);
+	put_sample_id(&data, pid, pid, cpu);
+	rec_end(&r);
+}
+
 void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 {
 	struct rec r;

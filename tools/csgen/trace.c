@@ -244,3 +244,54 @@ void gen_per_thread(void)
 	put_finished_round();
 }
 
+
+/*
+ * -P: a workload that moves itself from CPU to CPU, as on a real board. The
+ * thread is exec'd on the first CPU of the list and runs one part on each
+ * CPU of it in turn. As the kernel writes them, the HW_ID record of a CPU
+ * comes when the event first starts there, just before that CPU's first
+ * part, and CPUs the thread never ran on have none. The thread exits before
+ * perf writes the AUX buffer, so perf decodes it at the EXIT record.
+ */
+void gen_per_thread_hops(void)
+{
+	struct buf trace = { 0 };
+	static char started[MAX_CPUS];
+	int k;
+
+	put_comm(thread_pid, hop_cpu[0], "csgen");
+	put_mmap(thread_pid, hop_cpu[0]);
+	put_itrace_start(thread_pid, hop_cpu[0]);
+
+	for (k = 0; k < nr_hops; k++) {
+		int c = hop_cpu[k];
+		struct fmt f;
+		struct stream s;
+		u64 start = trace.len;
+
+		if (!started[c]) {
+			started[c] = 1;
+			put_hw_id(thread_pid, c);
+		}
+		memset(&s, 0, sizeof(s));
+		s.id = trace_id(c);
+		etm_part(&s.data, c, k, atoms);
+		if (raw_cpu(c)) {
+			raw_data(&trace, &s.data);
+			put_aux(thread_pid, c, start, trace.len - start, 1);
+			free(s.data.p);
+			continue;
+		}
+		fmt_init(&f, &trace);
+		if (barrier)
+			fmt_barrier(&trace);
+		fmt_interleave(&f, &s, 1);
+		fmt_finish(&f);
+		put_aux(thread_pid, c, start, trace.len - start, 0);
+		free(s.data.p);
+	}
+	put_exit(thread_pid, hop_cpu[nr_hops - 1]);
+	put_auxtrace(&trace, 0, thread_pid, -1, 0x1000);
+	free(trace.p);
+	put_finished_round();
+}
