@@ -37,14 +37,6 @@ KBUILD=$KSRC/$BOARD_DIR
 MODDIR=$BUILD/csboard
 # guest scripts of the scenarios of board.scripts=, into the initramfs
 SCRIPTS=("$B"/{sysfs,stm,modunload,rawthread}.sh)
-# The STM scenario expects sink maps that skip the IDs of the default map
-# (and the other way round); until the allocator does, its checks fail:
-# expected. Empty this when the change lands (issue 11 item 8).
-STM_XFAIL="the allocator does not keep default-map and sink-map IDs apart yet (issue 11 item 8)"
-# The host perf decodes per-thread unformatted trace with a decoder of the
-# fallback CPU 0 looked up in the map of the first part's sink; empty this
-# when perf decodes each part as its CPU (issue 12, design.md 2.10).
-RAW_XFAIL="perf decodes per-thread unformatted parts with CPU 0's decoder (issue 12)"
 GUEST=$BUILD/board
 PERF_ARM64=$BUILD/perf-arm64/perf
 GUEST_MEM=2048
@@ -83,10 +75,23 @@ build_hop() {
 		aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$HOP" "$B/hop.c"
 }
 
+# The host perf decodes the board's sessions: it must be the perf of the
+# tree under test, not one left from an earlier series (make test builds
+# it in its perf step; board.sh alone rebuilds it when it is older than
+# the tree's perf sources)
+host_perf_current() {
+	local newer
+	newer=$(find "$KSRC/tools/perf" "$KSRC/tools/include" -newer "$PERF_DIR/perf" \
+		-name '*.[ch]' -print -quit 2>/dev/null)
+	[ -x "$PERF_DIR/perf" ] && [ -z "$newer" ] && return 0
+	CSID_RESULTS=/dev/null bash "$TOP/scripts/perf.sh"
+}
+
 build_guest() {
 	run_step "board: build the guest kernel" "$LOGDIR/board-kernel.log" build_kernel &&
 		run_step "board: build csboard.ko" "$LOGDIR/board-module.log" build_module &&
 		CSID_RESULTS=/dev/null bash "$TOP/scripts/perf-arm64.sh" &&
+		host_perf_current &&
 		run_step "board: build the workload hop" "$LOGDIR/board-hop.log" build_hop &&
 		run_step "board: build the initramfs" "$LOGDIR/board-initramfs.log" \
 			bash "$B/mkinitramfs.sh" "$GUEST/initramfs.cpio.gz" "$B/init.sh" \
@@ -148,10 +153,10 @@ report() {
 	: >"$table"
 	while IFS= read -r line; do
 		case "$line" in
-		"PASS "*) check_passed "$run: ${line#PASS }" ;;
+		"PASS "*) result PASS "$run: ${line#PASS }" ;;
 		"FAIL "*)
 			check=${line#FAIL }
-			check_failed "$run: ${check%%$'\t'*}" "${check#*$'\t'}"
+			result FAIL "$run: ${check%%$'\t'*}" "${check#*$'\t'}"
 			;;
 		*) printf '    %s\n' "$line" | tee -a "$table" ;;
 		esac
@@ -162,39 +167,6 @@ report() {
 	fi
 }
 
-# Checks that fail for a known reason not fixed yet, "check|reason": counted
-# as expected failures (XFAIL) with the reason and the failure. Remove an entry when its fix
-# lands: the check then passes and says so.
-KNOWN_FAILURES=(
-	"board64: thread: perf script decodes the trace|perf decodes a per-thread buffer whose parts come from two sinks that both use one trace ID (CPU 0 and CPU 63: 0x10) with the IDs of one sink only: design.md 2.9, perf patches"
-)
-
-# known_failure CHECK: the reason CHECK is expected to fail, if it is
-known_failure() {
-	local k
-	for k in "${KNOWN_FAILURES[@]}"; do
-		[ "${k%%|*}" = "$1" ] && { echo "${k#*|}"; return 0; }
-	done
-	return 1
-}
-
-check_passed() {
-	result PASS "$1"
-	if known_failure "$1" >/dev/null; then
-		say "note: '$1' passes: remove it from KNOWN_FAILURES in scripts/board.sh"
-	fi
-}
-
-# check_failed CHECK DETAIL
-check_failed() {
-	local why
-	if why=$(known_failure "$1"); then
-		result XFAIL "$1" "$why: $2"
-	else
-		result FAIL "$1" "$2"
-	fi
-}
-
 # checks RUN CMD...: count the "PASS name" and "FAIL name<TAB>detail" lines
 # of CMD (tests/board/maps.sh)
 checks() {
@@ -202,10 +174,10 @@ checks() {
 	shift
 	while IFS= read -r line; do
 		case "$line" in
-		"PASS "*) check_passed "$run: ${line#PASS }" ;;
+		"PASS "*) result PASS "$run: ${line#PASS }" ;;
 		"FAIL "*)
 			check=${line#FAIL }
-			check_failed "$run: ${check%%$'\t'*}" "${check#*$'\t'}"
+			result FAIL "$run: ${check%%$'\t'*}" "${check#*$'\t'}"
 			;;
 		*) printf '    %s\n' "$line" ;;
 		esac
@@ -302,9 +274,10 @@ run_board64() {
 }
 
 run_board128() {
-	# IDs 0x01-0x6f (design brief): one map holds 111 sources. CPUs 0-110
-	# fit on the global sink, 111-127 do not.
-	local usable=$((0x70 - 0x01))
+	# IDs 0x01-0x6f (design brief): one map holds 111 sources, less the
+	# system ID the STM holds in the default map, which no sink map hands
+	# out. CPUs 0-109 fit on the global sink, 110-127 do not.
+	local usable=$((0x70 - 0x01 - 1))
 	boot board128 128 900 \
 		"board.sessions=default:-:0,global:simsink2:0 board.modargs=period_us=100000,ram_kb=2048 board.aux=512 board.scripts=sysfs,stm,modunload" \
 		2 global stm || return
@@ -312,7 +285,7 @@ run_board128() {
 	report board128 global "untraced:$usable-127" 128 3
 	check_full_sink_log board128 global simsink2 "$usable" 127
 	scenario_check board128 sysfs-check.sh "$GUEST/board128/out"
-	STM_XFAIL=$STM_XFAIL scenario_check board128 stm-check.sh "$PERF_DIR/perf" \
+	scenario_check board128 stm-check.sh "$PERF_DIR/perf" \
 		"$KBUILD/vmlinux" "$GUEST/board128/out"
 	scenario_check board128 modunload-check.sh "$GUEST/board128/out"
 }
@@ -325,7 +298,7 @@ run_board64raw() {
 		"board.sessions=default:-:0 board.modargs=period_us=50000,ram_kb=256 board.aux=256 board.scripts=rawthread" \
 		64 raw || return
 	report board64raw default shared 64 64
-	RAW_XFAIL=$RAW_XFAIL scenario_check board64raw raw-check.sh "$PERF_DIR/perf" "$KBUILD/vmlinux" "$GUEST/board64raw/out"
+	scenario_check board64raw raw-check.sh "$PERF_DIR/perf" "$KBUILD/vmlinux" "$GUEST/board64raw/out"
 }
 
 runs=("$@")

@@ -14,10 +14,7 @@
 # event ran on (design.md 2.4).
 #
 # Prints "PASS name" or "FAIL name<TAB>detail" per check; exits non-zero
-# if one failed. With RAW_XFAIL set (the reason), the decode by the host
-# perf is expected to fail: its failure prints "XFAIL name<TAB>reason:
-# detail" and ends the checks, its success "FAIL name<TAB>passes now:
-# remove the XFAIL mark".
+# if one failed.
 set -uo pipefail
 
 usage="usage: raw-check.sh PERF VMLINUX DIR"
@@ -39,21 +36,12 @@ pass "perf record --per-thread in the guest"
 "$perf" script -i "$data" --vmlinux="$vmlinux" --itrace=b -F tid,cpu,ip \
 	>"$dir/$name.script" 2>"$dir/$name.script.err"
 rc=$?
-xfail=${RAW_XFAIL:-}
 if [ $rc -ne 0 ] || [ ! -s "$dir/$name.script" ]; then
-	detail="exit $rc: $(head -n 2 "$dir/$name.script.err" | tr '\n' ' ')"
-	if [ -n "$xfail" ]; then
-		printf 'XFAIL %s: %s\t%s: %s\n' "$name" "perf script decodes the trace" "$xfail" "$detail"
-		exit 0
-	fi
-	fail "perf script decodes the trace" "$detail"
+	fail "perf script decodes the trace" \
+		"exit $rc: $(head -n 2 "$dir/$name.script.err" | tr '\n' ' ')"
 	exit 1
 fi
-if [ -n "$xfail" ]; then
-	fail "perf script decodes the trace" "passes now: remove the XFAIL mark (RAW_XFAIL in scripts/board.sh)"
-else
-	pass "perf script decodes the trace"
-fi
+pass "perf script decodes the trace"
 "$perf" report -D -i "$data" 2>/dev/null |
 	grep -E 'PERF_RECORD_AUX_OUTPUT_HW_ID' >"$dir/$name.dump"
 

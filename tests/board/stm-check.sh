@@ -10,29 +10,20 @@
 # CONTEXTID: decoded under a CPU's ID, it shows up as samples of that
 # thread on that CPU.
 #
-# With STM_XFAIL set (the reason), the last two checks are expected to
-# fail: a failure prints "XFAIL name<TAB>reason: detail", a pass prints
-# "FAIL name<TAB>passes now: remove the XFAIL mark". Otherwise "PASS" or
-# "FAIL name<TAB>detail". Exits non-zero if a check failed.
+# Prints "PASS name" or "FAIL name<TAB>detail" lines; exits non-zero if a
+# check failed.
 set -uo pipefail
 
 usage="usage: stm-check.sh PERF VMLINUX DIR"
 perf=${1:?$usage}
 vmlinux=${2:?$usage}
 dir=${3:?$usage}
-xfail=${STM_XFAIL:-}
 failed=0
 pass() { echo "PASS stm: $1"; }
 fail() { printf 'FAIL stm: %s\t%s\n' "$1" "$2"; failed=1; }
-# xcheck OK NAME DETAIL: a check that STM_XFAIL may expect to fail
+# xcheck OK NAME DETAIL: PASS NAME if OK is 1, else FAIL NAME with DETAIL
 xcheck() {
-	if [ -z "$xfail" ]; then
-		if [ "$1" = 1 ]; then pass "$2"; else fail "$2" "$3"; fi
-	elif [ "$1" = 1 ]; then
-		fail "$2" "passes now: remove the XFAIL mark (STM_XFAIL in scripts/board.sh)"
-	else
-		printf 'XFAIL stm: %s\t%s: %s\n' "$2" "$xfail" "$3"
-	fi
+	if [ "$1" = 1 ]; then pass "$2"; else fail "$2" "$3"; fi
 }
 
 facts=$dir/stm.facts
