@@ -4,7 +4,7 @@
 
 S := scripts
 
-.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 board64raw bisect fuzz bench mutants clean
+.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 board64raw board-debug bisect fuzz bench mutants clean
 
 all: setup
 
@@ -14,7 +14,7 @@ setup:			## the whole job: install, base tree, series, kernel, perf
 test:			## every test; ends with "N passed, N failed"
 	@bash $(S)/test.sh
 
-ci:			## test, plus the bisect build and the KASAN/lockdep KUnit run
+ci:			## test, plus the bisect build, the KASAN/lockdep KUnit run and make board-debug
 	@bash $(S)/test.sh --ci
 
 apply:			## apply patches/ onto the base in build/linux
@@ -49,6 +49,9 @@ board128:		## 128 CPUs on 2 sinks, and on one sink with too few IDs; sysfs, STM,
 
 board64raw:		## 64 CPUs, each with its own per-CPU raw sink (TRBE-like): per-CPU and per-thread
 	@bash $(S)/board.sh board64raw
+
+board-debug:		## the board's <=16-CPU runs on a KASAN/lockdep/UBSAN/kmemleak guest kernel
+	@bash $(S)/board.sh debug
 
 bisect:
 	@bash $(S)/bisect.sh

@@ -19,35 +19,136 @@
 #             and per-thread across CPUs that share an ID on two sinks
 #   board128  128 CPUs in 2 clusters of 64 plus a global sink that all
 #             CPUs reach: the default sinks trace all 128 CPUs in one
-#             session, the global sink (111 IDs) leaves 17 CPUs out;
-#             then the scenarios sysfs (sysfs mode of 60 CPUs on the
-#             global sink), stm (a system source whose trace meets perf
-#             trace in a sink through a static replicator) and modunload
-#             (the sinks' module unloaded under a CPU event without a
-#             trace ID)
+#             session, the global sink (111 IDs, 110 with the STM's)
+#             leaves 18 CPUs out; then the scenarios sysfs (sysfs mode of
+#             60 CPUs on the global sink), stm (a system source whose trace
+#             meets perf trace in a sink through a static replicator) and
+#             modunload (the sinks' module unloaded under a CPU event
+#             without a trace ID)
 #   board64raw 64 CPUs, each with its own per-CPU sink of unformatted
 #             trace (like a TRBE): perf record -a, and --per-thread of a
 #             workload that moves across CPUs
+#   RUN-debug RUN (16 vCPUs at most) on the debug variant of the guest
+#             kernel (configs/arm64-board-debug.config: KASAN, lockdep,
+#             UBSAN, kmemleak), with kmemleak's report checked at the end
+#   debug     every run of DEBUG_RUNS as RUN-debug (make ci)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 B=$TOP/tests/board
-BOARD_DIR=.build-board
-KBUILD=$KSRC/$BOARD_DIR
-MODDIR=$BUILD/csboard
-# guest scripts of the scenarios of board.scripts=, into the initramfs
+# guest scripts of the scenarios of board.scripts=, run by the guest's
+# /init, and of board.scenarios=, which it sources: into the initramfs
 SCRIPTS=("$B"/{sysfs,stm,modunload,rawthread}.sh)
-GUEST=$BUILD/board
+SCENARIOS=("$B"/{perthread,snapshot,concurrent,hotplug}.sh)
 PERF_ARM64=$BUILD/perf-arm64/perf
 GUEST_MEM=2048
-# the per-thread scenario's workload, and the scenarios the guest can run
-HOP=$GUEST/hop
-SCENARIOS=("$B"/{perthread,snapshot,concurrent,hotplug}.sh)
+# The runs of the debug variant (board.sh debug, in make ci): each boots at
+# most DEBUG_MAX_SMP vCPUs (lockdep makes a 128-vCPU guest ten times
+# slower), with DEBUG_TIMEOUT_X times the run's timeout.
+DEBUG_RUNS=(board16)
+DEBUG_MAX_SMP=16
+DEBUG_TIMEOUT_X=2
+DEBUG_DATA_PAGES=128
+# kmemleak scans every struct page: half the memory, half the scan time
+DEBUG_MEM=1024
+BOARD_MEM=$GUEST_MEM
 
+# set_variant [VARIANT]: the guest kernel build, module, initramfs, run
+# folders and logs of a variant: none (the board kernel) or debug (configs/
+# arm64-board-debug.config merged over the board's config). The run folders
+# are $GUEST/RUN in either case.
+set_variant() {
+	VARIANT=${1:-}
+	BOARD_DIR=.build-board${VARIANT:+-$VARIANT}
+	KBUILD=$KSRC/$BOARD_DIR
+	MODDIR=$BUILD/csboard${VARIANT:+-$VARIANT}
+	GUEST=$BUILD/board${VARIANT:+-$VARIANT}
+	# the per-thread scenario's workload
+	HOP=$GUEST/hop
+	LOGDIR=$BUILD/logs${VARIANT:+/board-$VARIANT}
+	GUEST_MEM=$BOARD_MEM
+	[ "$VARIANT" != debug ] || GUEST_MEM=$DEBUG_MEM
+	KCONFIGS=("$TOP/configs/arm64-board.config")
+	[ -z "$VARIANT" ] || KCONFIGS+=("$TOP/configs/arm64-board-$VARIANT.config")
+	mkdir -p "$GUEST" "$LOGDIR"
+}
+set_variant
+
+# The config fragments, merged over allnoconfig; every option they set
+# must be in the result (Kconfig drops what it cannot satisfy silently)
 build_kernel() {
-	kmake_arm64 O="$BOARD_DIR" KCONFIG_ALLCONFIG="$TOP/configs/arm64-board.config" \
-		allnoconfig &&
-		with_build_lock kmake_arm64 O="$BOARD_DIR" Image modules
+	local frag=$GUEST/kconfig line missing=0
+	grep -hv '^$' "${KCONFIGS[@]}" >"$frag" &&
+		kmake_arm64 O="$BOARD_DIR" KCONFIG_ALLCONFIG="$frag" allnoconfig || return
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=* | "# CONFIG_"*" is not set") ;;
+		*) continue ;;
+		esac
+		grep -qxF "$line" "$KBUILD/.config" && continue
+		echo "config: '$line' of ${KCONFIGS[*]} is not in $KBUILD/.config"
+		missing=1
+	done <"$frag"
+	[ "$missing" = 0 ] && with_build_lock kmake_arm64 O="$BOARD_DIR" Image modules
+}
+
+# result STATUS NAME [DETAIL] (lib.sh), but the checks of a variant's run
+# are named after it ("board16-debug: ..."), whichever function counts them
+RUN_NAME=
+eval "lib_$(declare -f result)"
+result() {
+	local name=$2 base=${RUN_NAME%-debug}
+	if [ "$RUN_NAME" != "$base" ]; then
+		case "$name" in
+		"$base: "*) name=$RUN_NAME${name#"$base"} ;;
+		*) name="$RUN_NAME: $name" ;;
+		esac
+	fi
+	lib_result "$1" "$name" "${@:3}"
+}
+
+# check_scan_console: scan_console (lib.sh) must catch each kind of kernel
+# report, named by its first line, in a console like the guests' (CRLF,
+# timestamps, the banners of the debug options), and pass a clean one.
+check_scan_console() {
+	local name="board: scan_console catches WARNING, BUG, Oops, lockdep, KASAN, UBSAN, kmemleak"
+	local tmp clean line out bad=''
+	local reports=(
+		'WARNING: CPU: 3 PID: 1 at drivers/hwtracing/coresight/coresight-core.c:123 coresight_enable+0x40/0x100'
+		'BUG: sleeping function called from invalid context at kernel/locking/mutex.c:580'
+		'Internal error: Oops: 96000004 [#1] PREEMPT SMP'
+		'Unable to handle kernel NULL pointer dereference at virtual address 0000000000000008'
+		'kernel BUG at drivers/hwtracing/coresight/coresight-trace-id.c:42!'
+		'WARNING: possible recursive locking detected'
+		'WARNING: possible circular locking dependency detected'
+		'WARNING: inconsistent lock state'
+		'WARNING: suspicious RCU usage'
+		'BUG: KASAN: slab-out-of-bounds in sim_sink_update+0x1c/0x40 [csboard]'
+		'UBSAN: shift-out-of-bounds in drivers/hwtracing/coresight/coresight-trace-id.c:77:9'
+		'kmemleak: 1 new suspected memory leaks (see /sys/kernel/debug/kmemleak)'
+		'Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000000'
+	)
+	tmp=$(mktemp -d) || return
+	clean=$tmp/clean.log
+	printf '[    0.000000] %s\r\n' 'Booting Linux on physical CPU 0x0000000000 [0x411fd070]' \
+		'kasan: KernelAddressSanitizer initialized (generic)' \
+		'Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar' \
+		'kmemleak: Kernel memory leak detector initialized (mem pool available: 14658)' \
+		'board: sessions done' >"$clean"
+	out=$(RESULTS=/dev/null scan_console clean "$clean")
+	[ "$out" = "  ok   clean" ] || bad="a clean console: $out"
+	for line in "${reports[@]}"; do
+		[ -z "$bad" ] || break
+		{ cat "$clean"; printf '[   12.345678] %s\r\n[   12.345679] next line\r\n' "$line"; } >"$tmp/c.log"
+		out=$(RESULTS=/dev/null scan_console report "$tmp/c.log")
+		[ "$out" = "  FAIL report: [   12.345678] $line" ] || bad="'$line': ${out:-no output}"
+	done
+	rm -rf "$tmp"
+	if [ -n "$bad" ]; then
+		result FAIL "$name" "$bad"
+	else
+		result PASS "$name"
+	fi
 }
 
 # checkpatch, W=1 and sparse: the module is test code, but warnings still
@@ -88,12 +189,13 @@ host_perf_current() {
 }
 
 build_guest() {
-	run_step "board: build the guest kernel" "$LOGDIR/board-kernel.log" build_kernel &&
-		run_step "board: build csboard.ko" "$LOGDIR/board-module.log" build_module &&
+	local b=board${VARIANT:+ ($VARIANT)}
+	run_step "$b: build the guest kernel" "$LOGDIR/board-kernel.log" build_kernel &&
+		run_step "$b: build csboard.ko" "$LOGDIR/board-module.log" build_module &&
 		CSID_RESULTS=/dev/null bash "$TOP/scripts/perf-arm64.sh" &&
 		host_perf_current &&
-		run_step "board: build the workload hop" "$LOGDIR/board-hop.log" build_hop &&
-		run_step "board: build the initramfs" "$LOGDIR/board-initramfs.log" \
+		run_step "$b: build the workload hop" "$LOGDIR/board-hop.log" build_hop &&
+		run_step "$b: build the initramfs" "$LOGDIR/board-initramfs.log" \
 			bash "$B/mkinitramfs.sh" "$GUEST/initramfs.cpio.gz" "$B/init.sh" \
 			"$PERF_ARM64" "$MODDIR/csboard.ko" "$MODDIR/csboard-sink.ko" "$HOP" \
 			"${SCENARIOS[@]}" "${SCRIPTS[@]}"
@@ -113,6 +215,16 @@ make_dtb() {
 boot() {
 	local run=$1 smp=$2 timeout=$3 append=$4 dir=$GUEST/$1 start rc
 	shift 4
+	if [ "$VARIANT" = debug ]; then
+		if [ "$smp" -gt "$DEBUG_MAX_SMP" ]; then
+			result FAIL "$run: boot" "$smp vCPUs, the debug kernel boots $DEBUG_MAX_SMP at most"
+			return 1
+		fi
+		timeout=$((timeout * DEBUG_TIMEOUT_X))
+		# perf reads its data buffers late on this slow kernel: 16
+		# pages lost HW_ID records
+		append+=" board.data=$DEBUG_DATA_PAGES printk.time=1"
+	fi
 	rm -rf "$dir"
 	mkdir -p "$dir/out"
 	if ! make_dtb "$smp" "$run" "$@" >"$LOGDIR/$run-dtb.log" 2>&1; then
@@ -135,10 +247,44 @@ boot() {
 	   [ ! -f "$dir/out/info" ]; then
 		result FAIL "$run: guest boots and returns its results" \
 			"qemu exit $rc, console: $dir/console.log"
+		# what made it hang or crash, if the kernel said so
+		scan_console "$run: guest kernel: no warning, BUG, oops, lockdep, KASAN or UBSAN report" \
+			"$dir/console.log"
 		return 1
 	fi
 	result PASS "$run: guest boots and returns its results"
-	scan_console "$run: guest kernel: no warning, BUG, oops or lockdep report" "$dir/console.log"
+	scan_console "$run: guest kernel: no warning, BUG, oops, lockdep, KASAN or UBSAN report" \
+		"$dir/console.log"
+	[ "$VARIANT" != debug ] || check_debug_reports "$run"
+}
+
+# check_debug_reports RUN: what the debug kernel reports beyond its
+# console. kmemleak lists leaks only after a scan, which the guest's /init
+# asks for twice after the sessions (kmemleak.status: one line per scan and
+# for the read, "ok" or the error); a kmemleak that turned itself off
+# refuses the scans. Lockdep that turned itself off shows debug_locks 0.
+check_debug_reports() {
+	local run=$1 dir=$GUEST/$1/out name bad locks
+	name="$run: kmemleak: two scans after the sessions, no leak reported"
+	bad=$(grep -v ': ok$' "$dir/kmemleak.status" 2>/dev/null | head -n 1)
+	if [ ! -f "$dir/kmemleak.status" ]; then
+		result FAIL "$name" "no /sys/kernel/debug/kmemleak in the guest"
+	elif [ -n "$bad" ] || [ "$(grep -c ': ok$' "$dir/kmemleak.status")" -ne 3 ]; then
+		result FAIL "$name" "${bad:+kmemleak is off: }${bad:-steps missing} ($dir/kmemleak.status)"
+	elif grep -qi disabled "$dir/kmemleak"; then
+		result FAIL "$name" "kmemleak is off: $(grep -m1 -i disabled "$dir/kmemleak")"
+	elif [ -s "$dir/kmemleak" ]; then
+		result FAIL "$name" "$(head -n 1 "$dir/kmemleak") ($dir/kmemleak)"
+	else
+		result PASS "$name"
+	fi
+	name="$run: lockdep still on after the sessions"
+	locks=$(grep -s -m1 debug_locks "$dir/lockdep_stats" | tr -s ' ')
+	if [ "$locks" = " debug_locks: 1" ]; then
+		result PASS "$name"
+	else
+		result FAIL "$name" "${locks:-no /proc/lockdep_stats in the guest}"
+	fi
 }
 
 # report RUN SESSION MODE NCPUS NSINKS [CPUS]: decode one session with
@@ -252,11 +398,14 @@ check_full_sink_log() {
 # use different IDs here: shared IDs are board128's part.
 run_board16() {
 	boot board16 16 300 \
-		"board.sessions=default:-:0,wrap:-:4 board.modargs=period_us=4000,ram_kb=4096 board.aux=1024 board.scenarios=perthread,snapshot,concurrent,hotplug" \
+		"board.sessions=default:-:0,wrap:-:4 board.modargs=period_us=4000,ram_kb=4096 board.aux=1024 board.scenarios=perthread,snapshot,concurrent,hotplug board.scripts=modunload" \
 		2 || return
 	report board16 default all 16 2
 	report board16 wrap lossy 16 2
 	report_scenarios board16 16
+	# the sinks' module unloaded and reloaded: on the debug kernel, the
+	# kmemleak scans that follow see what it left behind
+	scenario_check board16 modunload-check.sh "$GUEST/board16/out"
 }
 
 # What the series is for, shown by make setup: CPUs 48-63 have no legacy
@@ -301,19 +450,42 @@ run_board64raw() {
 	scenario_check board64raw raw-check.sh "$PERF_DIR/perf" "$KBUILD/vmlinux" "$GUEST/board64raw/out"
 }
 
-runs=("$@")
-[ ${#runs[@]} -gt 0 ] || runs=(board16)
+runs=()
+for r in "${@:-board16}"; do
+	if [ "$r" = debug ]; then
+		runs+=("${DEBUG_RUNS[@]/%/-debug}")
+	else
+		runs+=("$r")
+	fi
+done
+# RUN and RUN-debug call run_RUN (lib.sh's run_step is no run)
+for r in "${runs[@]}"; do
+	if [ "${r%-debug}" = step ] || ! declare -F "run_${r%-debug}" >/dev/null; then
+		die "unknown run $r (runs: $(declare -F | sed -n '/ run_step$/d; s/.* run_//p' |
+			tr '\n' ' ')and RUN-debug, debug)"
+	fi
+done
 need_tools "board: tools" qemu-system-aarch64:qemu-system-arm dtc:device-tree-compiler \
 	aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu cpio:cpio gzip:gzip \
 	trc_pkt_lister:libopencsd-bin || exit 1
-build_guest || { result FAIL "board: build the guest" "logs: $LOGDIR/board-*.log"; exit 1; }
+# scan_console's own check, with the runs of the board kernel (make ci's
+# board.sh debug comes after make test's runs)
 for r in "${runs[@]}"; do
-	case "$r" in
-	board16) run_board16 ;;
-	board64) run_board64 ;;
-	board128) run_board128 ;;
-	board64raw) run_board64raw ;;
-	*) die "unknown run $r (board16, board64, board128, board64raw)" ;;
-	esac
+	[ "$r" != "${r%-debug}" ] || { check_scan_console; break; }
+done
+# One guest kernel build per variant, before its first run
+declare -A built=()
+for r in "${runs[@]}"; do
+	v=
+	[ "$r" = "${r%-debug}" ] || v=debug
+	set_variant "$v"
+	if [ -z "${built[x$v]:-}" ]; then
+		build_guest || { result FAIL "board${v:+ ($v)}: build the guest" "logs: $LOGDIR/board-*.log"; exit 1; }
+		built[x$v]=1
+	fi
+	[ -z "$v" ] || say "$r: ${r%-debug} on the $v kernel"
+	RUN_NAME=$r
+	"run_${r%-debug}"
+	RUN_NAME=
 done
 exit "$FAILED"

@@ -5,8 +5,9 @@
 # simulated board end to end (16, 64 and 128 CPUs). Ends with
 # "N passed, N failed" and exits non-zero if anything failed.
 #
-# Usage: test.sh [--ci]   --ci adds the bisect build of every patch and the
-#                          KASAN + PROVE_LOCKING KUnit run
+# Usage: test.sh [--ci]   --ci adds the bisect build of every patch, the
+#                          KASAN + PROVE_LOCKING KUnit run and the board
+#                          runs on the debug guest kernel (board.sh debug)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -47,6 +48,7 @@ if [ "$ci" = 1 ]; then
 		step bisect bash "$S/bisect.sh"
 	fi
 	step kunit-debug bash "$S/kunit.sh" debug
+	step board-debug bash "$S/board.sh" debug
 fi
 
 passed=$(grep -c '^PASS ' "$RESULTS")

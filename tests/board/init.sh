@@ -17,6 +17,8 @@
 #                  OUT/NAME.log
 #   board.seconds=N        workload length (default 1)
 #   board.aux=PAGES        AUX buffer of each CPU (default 128)
+#   board.data=PAGES       perf's data buffer of each CPU (default 64: with
+#                  less, a loaded host makes the guest lose records)
 #   board.scenarios=NAME,...  after the sessions, source /root/NAME.sh for
 #                  each (tests/board/NAME.sh: per-thread, snapshot,
 #                  concurrent sessions, CPU hotplug); they record their
@@ -25,7 +27,8 @@
 # Files: NAME.data (perf.data), NAME.log (perf record's output and exit
 # status), NAME.stats (what every simulated source and sink produced),
 # NAME.dmesg (kernel messages of the session), info (CPUs, sinks);
-# scenarios add NAME.maps* (the sinks' trace ID maps, see save_maps).
+# scenarios add NAME.maps* (the sinks' trace ID maps, see save_maps); on
+# the debug kernel kmemleak, kmemleak.status and lockdep_stats.
 
 export PATH=/bin
 mount -t proc proc /proc
@@ -42,6 +45,7 @@ sessions=$(arg board.sessions)
 modargs=$(arg board.modargs | tr ',' ' ')
 seconds=$(arg board.seconds)
 aux=$(arg board.aux)
+data=$(arg board.data)
 
 finish() {
 	echo "board: $*"
@@ -95,7 +99,7 @@ for spec in $(echo "$sessions" | tr ',' ' '); do
 	reset_stats
 	dmesg -c >/dev/null
 	echo "board: perf record -e $event -a (session $name, sink RAM limit ${ram:-0} KiB)"
-	/root/perf record -e "$event" -a -m "16,${aux:-128}" -o $out/$name.data -- \
+	/root/perf record -e "$event" -a -m "${data:-64},${aux:-128}" -o $out/$name.data -- \
 		sleep "${seconds:-1}" >$out/$name.log 2>&1
 	echo "exit $?" >>$out/$name.log
 	tail -n 3 $out/$name.log
@@ -126,7 +130,7 @@ record() {
 	else
 		set -- "$@" -- sleep "$secs"
 	fi
-	/root/perf record -m "16,${aux:-128}" -o "$out/$name.data" "$@" \
+	/root/perf record -m "${data:-64},${aux:-128}" -o "$out/$name.data" "$@" \
 		>"$out/$name.log" 2>&1
 	echo "exit $?" >>"$out/$name.log"
 }
@@ -202,4 +206,24 @@ for s in $(arg board.scripts | tr ',' ' '); do
 	echo "exit $? after $(($(date +%s) - t)) s" >>$out/$s.log
 	tail -n 3 $out/$s.log
 done
+# The debug kernel: kmemleak reports an object only once a scan found it
+# unreferenced, unchanged since the scan before and older than 5 s, so
+# scan twice; a kmemleak that turned itself off refuses the scans
+# (kmemleak.status: "ok" or the error). Lockdep's debug_locks is 0 once it
+# turned itself off.
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+kml=/sys/kernel/debug/kmemleak
+if [ -e $kml ]; then
+	echo "board: kmemleak scans at $(cut -d' ' -f1 /proc/uptime) s"
+	for step in scan1 scan2 read; do
+		case $step in
+		scan*) err=$( (echo scan >$kml) 2>&1) || err=${err:-write failed} ;;
+		read) err=$(cat $kml 2>&1 >$out/kmemleak) || err=${err:-read failed} ;;
+		esac
+		echo "$step: ${err:-ok}"
+		[ $step != scan1 ] || sleep 5
+	done >$out/kmemleak.status
+	echo "board: kmemleak done at $(cut -d' ' -f1 /proc/uptime) s"
+fi
+[ ! -e /proc/lockdep_stats ] || cat /proc/lockdep_stats >$out/lockdep_stats
 finish "sessions done"
