@@ -48,6 +48,10 @@ layouts=(
 	"-c 4 -s 2 -a 20 -X"
 	"-c 64 -s 2 -a 4"
 	"-c 3 -s 1 -a 17 -k 5 -E pad"
+	"-c 4 -s 2 -a 20 -R"
+	"-c 4 -s 1 -a 20 -B midframe"
+	"-c 4 -s 2 -a 20 -t -g 8 -b -B gap8"
+	"-c 64 -s 1 -a 4 -H none"
 )
 for i in "${!layouts[@]}"; do
 	# shellcheck disable=SC2086

@@ -60,6 +60,8 @@ const char *end_mode = "frame", *bad = "", *elf_path, *out_path;
 int barrier, legacy_meta, list_topology;
 int flagged_meta, extra_event, unformatted;
 int nr_traced = -1;	/* -Z: CPUs from this one on got no trace ID */
+int late_hwid;		/* -R: HW_ID records late in raw order */
+int thread_idx;		/* -I: buffer index of the per-thread buffer */
 
 static void usage(void)
 {
@@ -81,6 +83,11 @@ static void usage(void)
 		"              trunc over staticdup nohwid mixminor hwidres mixfmt\n"
 		"              magic cpurange nrparams (apply to CPU 1), minor2\n"
 		"              numcpu0 numcpubig auxbig bigidx strayid oddsize\n"
+		"              barrier8 (CPU 1's buffer: a barrier at byte 8, and\n"
+		"              strayid), midframe (CPU 1's buffer starts 8 bytes\n"
+		"              into its frames), gap8 (per-thread: 8 bytes that no\n"
+		"              AUX record covers before each part), cfgdiff (CPU 1's\n"
+		"              TRCIDR8 differs, as on big.LITTLE)\n"
 		"  -p PID      first pid (default 1000, CPU c runs pid PID+c)\n"
 		"  -M          header v1: stock static IDs 0x10+2*cpu in the metadata\n"
 		"              instead of the real ones (as stock perf record writes)\n"
@@ -88,9 +95,14 @@ static void usage(void)
 		"  -X          a dummy event of another sample_type before cs_etm's\n"
 		"  -U          unformatted trace (per-CPU sinks without formatter)\n"
 		"  -Z N        per-CPU: CPUs from N on got no trace ID: no HW_ID, no trace\n"
+		"  -R          per-CPU: the HW_ID record of a CPU comes right before its\n"
+		"              own buffer in the file (after buffers that hold its trace)\n"
+		"              but keeps its early timestamp\n"
+		"  -I IDX      per-thread: buffer index of the AUXTRACE record (default 0)\n"
 		"  -L          print 'cpu C sink SINKID id TRACEID pid PID' per CPU and\n"
 		"              'hwid cpu C offset OFFSET value VALUE' per HW_ID record,\n"
-		"              'auxtrace cpu C offset OFFSET size SIZE' per AUXTRACE record\n");
+		"              'auxtrace cpu C offset OFFSET size SIZE' per AUXTRACE record,\n"
+		"              'stray cpu C id ID bytes N' for the trace of an ID no CPU has\n");
 	exit(2);
 }
 
@@ -98,7 +110,7 @@ int main(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:RI:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -131,6 +143,8 @@ int main(int argc, char **argv)
 		case 'X': extra_event = 1; break;
 		case 'U': unformatted = 1; break;
 		case 'Z': nr_traced = atoi(optarg); break;
+		case 'R': late_hwid = 1; break;
+		case 'I': thread_idx = atoi(optarg); break;
 		default: usage();
 		}
 	}
