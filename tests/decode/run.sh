@@ -580,6 +580,33 @@ if [ -n "${ASAN_PERF:-}" ]; then
 	done
 fi
 
+# the pipe mode decode, with perf inject and perf script under ASan+UBSan
+if [ -n "${ASAN_PERF:-}" ]; then
+	for name in pipe_two_sinks_overlapping_ids pipe_hwid_after_buffer_overlapping_ids \
+		    pipe_per_thread_two_sinks pipe_unformatted_per_cpu pipe_no_timestamps \
+		    pipe_header_v2_no_hwid_64cpus pipe_mixed_formatted_unformatted \
+		    pipe_per_thread_overlapping_ids; do
+		listed "asan_$name" && continue
+		cp "$work/$name.data" "$work/asan_$name.data"
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+			pipe_run "$ASAN_PERF" "asan_$name" pid,ip,sym
+		rc=$?
+		case $name in
+		pipe_mixed_*|pipe_per_thread_overlapping_ids) want_fail=1 ;;
+		*) want_fail=0 ;;
+		esac
+		if detail=$(crash $rc "$work/asan_$name.err"); then
+			fail "asan_$name" "$detail"
+		elif [ $want_fail = 1 ] && [ $rc -eq 0 ]; then
+			fail "asan_$name" "exited 0"
+		elif [ $want_fail = 0 ] && [ $rc -ne 0 ]; then
+			fail "asan_$name" "exit $rc: $(head -1 "$work/asan_$name.err")"
+		else
+			pass "asan_$name"
+		fi
+	done
+fi
+
 # ---- the stock 6.1 perf on the same multi-sink data ----
 # stock perf can't read header v2; v1 files with the legacy metadata IDs (as
 # stock perf record writes them) and per-sink IDs in the trace. The patched
