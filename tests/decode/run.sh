@@ -518,6 +518,9 @@ check_error bad_auxtrace_size 'CS ETM: AUXTRACE record at file offset $(auxoff b
 # found by fuzzing: a buffer index of 16 bits or more made perf crash or
 # hang in the timestamp heap
 check_error bad_buffer_index 'CS ETM: AUXTRACE record of CPU 1: invalid buffer index 65536' -c 4 -s 2 -B bigidx
+# found by fuzzing: with timestamps, an index from 1 << 15 on made the size
+# of the timestamp heap wrap to 0 while it doubled, and perf hang
+check_error bad_buffer_index_timed 'CS ETM: AUXTRACE record of CPU 1: invalid buffer index 32768' -c 4 -s 2 -B bigidx15
 # found by fuzzing: a record size that is not a multiple of 8 made the
 # read-ahead access misaligned records (UBSan)
 check_error bad_record_alignment 'CS ETM: record at file offset $(misoff bad_record_alignment) is not 8-byte aligned: the size of the record before it is corrupt' -c 4 -s 1 -B oddsize
@@ -554,7 +557,7 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		    mixed_formatted_unformatted mixed_formatted_unformatted_per_thread \
 		    bad_hwid_reserved_bits bad_num_cpu_zero bad_num_cpu_too_big bad_nr_params \
 		    bad_magic bad_cpu_number bad_auxtrace_size cut_in_trace_buffer \
-		    bad_buffer_index bad_record_alignment header_v2_no_hwid_64cpus \
+		    bad_buffer_index bad_buffer_index_timed bad_record_alignment header_v2_no_hwid_64cpus \
 		    header_v2_flagged_no_hwid_64cpus per_thread_buffer_index_65535 \
 		    unformatted_per_thread_no_cpu unformatted_per_thread_no_cpu_configs_differ \
 		    barrier_at_byte_8 hwid_after_buffer; do

@@ -233,6 +233,8 @@ void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref)
 	index_off[nr_index++] = data_offset + data.len;
 	if (cpu == 1 && !strcmp(bad, "bigidx"))
 		idx = 0x10000;	/* beyond any CPU or thread */
+	if (cpu == 1 && !strcmp(bad, "bigidx15"))
+		idx = 0x8000;	/* beyond the timestamp heap */
 	rec_begin(&r, REC_AUXTRACE, 0);
 	buf_u64(&data, trace->len);
 	buf_u64(&data, 0);	/* offset in the AUX area */
