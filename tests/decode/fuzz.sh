@@ -81,10 +81,10 @@ one() {
 	126|127) why="perf did not run (exit $rc)" ;;
 	esac
 	# (the warning of an allocation that failed, see above, is no report)
-	if [ -z "$why" ] && grep -v "WARNING: AddressSanitizer failed to allocate" "$f.err" |
-			grep -q "AddressSanitizer\|runtime error:"; then
-		why=$(grep -v "WARNING: AddressSanitizer failed to allocate" "$f.err" |
-			grep -m1 "AddressSanitizer\|runtime error:")
+	if [ -z "$why" ] && grep -av "WARNING: AddressSanitizer failed to allocate" "$f.err" |
+			grep -aq "AddressSanitizer\|runtime error:"; then
+		why=$(grep -av "WARNING: AddressSanitizer failed to allocate" "$f.err" |
+			grep -a -m1 "AddressSanitizer\|runtime error:")
 	fi
 	if [ -n "$why" ]; then
 		echo "seed $seed layout ${layouts[$((seed % n))]}: $why" >"$work/findings/$seed.txt"

@@ -524,6 +524,26 @@ check_error bad_buffer_index_timed 'CS ETM: AUXTRACE record of CPU 1: invalid bu
 # found by fuzzing: a record size that is not a multiple of 8 made the
 # read-ahead access misaligned records (UBSan)
 check_error bad_record_alignment 'CS ETM: record at file offset $(misoff bad_record_alignment) is not 8-byte aligned: the size of the record before it is corrupt' -c 4 -s 1 -B oddsize
+# found by fuzzing: an AUX record whose offset plus size wraps matched the
+# buffer and gave it a data pointer out of the file (UBSan). It matches no
+# buffer: perf says so and decodes the other CPUs' buffers
+name=aux_offset_wraps
+if listed $name; then
+	:
+elif gen $name -c 4 -s 1 -a 20 -B auxwrap; then
+	script_run "${ASAN_PERF:-$perf}" $name pid,ip,sym
+	rc=$?
+	msg="CS ETM: Couldn't find auxtrace buffer for aux_offset: 0xfffffffffffffff8 tid: 1001 cpu: 1"
+	if detail=$(crash $rc "$work/$name.err"); then
+		fail $name "$detail"
+	elif ! grep -Fxq "$msg" "$work/$name.err"; then
+		fail $name "exit $rc, no line '$msg': $(head -1 "$work/$name.err")"
+	else
+		pass $name
+	fi
+else
+	fail $name "csgen failed"
+fi
 # perf record killed or disk full: the file ends inside a trace buffer
 name=cut_in_trace_buffer
 if listed $name; then

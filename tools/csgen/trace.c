@@ -235,7 +235,9 @@ void gen_per_cpu(void)
 			set_next_time(hwid_time[c]);
 			put_hw_id(cpu_pid(c), c);
 		}
-		put_aux(cpu_pid(c), c, 0, trace.len, 0);
+		/* -B auxwrap: an AUX offset whose sum with the size wraps */
+		put_aux(cpu_pid(c), c, c == 1 && !strcmp(bad, "auxwrap") ? -8ULL : 0,
+			trace.len, 0);
 		put_auxtrace(&trace, c, cpu_pid(c), c, 0x1000 + c);
 		free(s[0].data.p);
 		free(s[1].data.p);
