@@ -531,7 +531,8 @@ name=aux_offset_wraps
 if listed $name; then
 	:
 elif gen $name -c 4 -s 1 -a 20 -B auxwrap; then
-	script_run "${ASAN_PERF:-$perf}" $name pid,ip,sym
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		script_run "${ASAN_PERF:-$perf}" $name pid,ip,sym
 	rc=$?
 	msg="CS ETM: Couldn't find auxtrace buffer for aux_offset: 0xfffffffffffffff8 tid: 1001 cpu: 1"
 	if detail=$(crash $rc "$work/$name.err"); then
