@@ -20,8 +20,11 @@ for f in /sys/bus/coresight/devices/*/sim/stats; do
 	echo 0 >"$f"
 done
 echo "$cpus" >"$out/rawthread.cpus"
-# perf and its workload start on the first CPU of the list
-taskset -c "${cpus%% *}" /root/perf record --per-thread --no-inherit -e cs_etm// -m 16,256 \
+# perf and its workload start on the first CPU of the list. The event asks
+# for the CONTEXTID, which perf records only in per-CPU mode by default:
+# the samples then carry the marker thread of the CPU whose source wrote
+# them (as in perthread.sh).
+taskset -c "${cpus%% *}" /root/perf record --per-thread --no-inherit -e cs_etm/contextid/ -m 16,256 \
 	-o "$out/rawthread.data" -- sh -c '
 for c in '"$cpus"'; do
 	taskset -p -c $c $$ >/dev/null

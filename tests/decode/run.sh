@@ -49,6 +49,10 @@ csgen=$work/csgen
 elf=$work/prog
 "$here/mkelf.sh" "$elf" 256 >"$work/elf-build.log" 2>&1 ||
 	{ fail build_elf "$(tail -3 "$work/elf-build.log")"; echo "$npass passed, $nfail failed"; exit 1; }
+# The IDs OpenCSD's deformatter finds in a buffer, configured as perf does
+${CC:-cc} -O2 -Wall -o "$work/frame-ids" "$repo/tools/cstrace/frame-ids.c" \
+	-lopencsd_c_api -lopencsd >"$work/frame-ids-build.log" 2>&1 ||
+	{ fail build_frame_ids "$(tail -3 "$work/frame-ids-build.log")"; echo "$npass passed, $nfail failed"; exit 1; }
 fi
 
 PID_BASE=1000
@@ -69,6 +73,20 @@ script_run() {
 	local p=$1 name=$2 fields=$3
 	timeout -s KILL "$TIMEOUT" "$p" script -i "$work/$name.data" --itrace=b -F "$fields" \
 		>"$work/$name.out" 2>"$work/$name.err"
+}
+
+# pipe_run PERF NAME FIELDS: the same through a pipe: perf inject of
+# $work/NAME.data to stdout into perf script -i -. The exit status is that of
+# perf script, or of perf inject if only that one failed.
+pipe_run() {
+	local p=$1 name=$2 fields=$3 rc
+	timeout -s KILL "$TIMEOUT" "$p" inject -i "$work/$name.data" -o - 2>"$work/$name.inject.err" |
+		timeout -s KILL "$TIMEOUT" "$p" script -i - --itrace=b -F "$fields" \
+			>"$work/$name.out" 2>"$work/$name.err"
+	rc=("${PIPESTATUS[@]}")
+	cat "$work/$name.inject.err" >>"$work/$name.err"
+	[ "${rc[1]}" -eq 0 ] && return "${rc[0]}"
+	return "${rc[1]}"
 }
 
 # crash RC ERRFILE: print why a run counts as a crash, return 1 if it doesn't.
@@ -153,6 +171,7 @@ attribution() {
 }
 
 # check_decode NAME MODE NCPUS EXPECTED CSGEN-ARGS...
+# (RUNNER=pipe_run check_decode ...: decode through a pipe)
 check_decode() {
 	local name=$1 mode=$2 ncpus=$3 expected=$4 fields detail rc
 	shift 4
@@ -163,7 +182,7 @@ check_decode() {
 	fi
 	fields=cpu,pid,ip,sym
 	[ "$mode" = nocpu ] && fields=pid,ip,sym
-	script_run "$perf" "$name" "$fields"
+	"${RUNNER:-script_run}" "$perf" "$name" "$fields"
 	rc=$?
 	if detail=$(crash $rc "$work/$name.err"); then
 		fail "$name" "$detail"
@@ -180,7 +199,7 @@ check_decode() {
 	fi
 }
 
-# check_error NAME MESSAGE CSGEN-ARGS...: perf must exit non-zero, without
+# check_error NAME MESSAGE CSGEN-ARGS...: (RUNNER as check_decode) perf must exit non-zero, without
 # crashing, and print MESSAGE as one whole line. MESSAGE is expanded after
 # csgen ran, so it can use $(sink NAME CPU) and $(tid NAME CPU); csgen
 # always lists the topology (-L) for that.
@@ -193,7 +212,7 @@ check_error() {
 		return
 	fi
 	eval "msg=\"$template\""
-	script_run "$perf" "$name" cpu,pid,ip,sym
+	"${RUNNER:-script_run}" "$perf" "$name" cpu,pid,ip,sym
 	rc=$?
 	if detail=$(crash $rc "$work/$name.err"); then
 		fail "$name" "$detail"
@@ -230,6 +249,22 @@ check_decode hwid_v0_1_one_cpu_per_sink cpu 4 all:$ATOMS -c 4 -s 4 -a $ATOMS
 # with bit 31 in the metadata; and the same with HW_ID records
 check_decode header_v2_flagged_ids_no_hwid cpu 8 all:$ATOMS -c 8 -s 1 -a $ATOMS -H none -F
 check_decode header_v2_flagged_ids cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -F
+# header v2 without HW_ID records on 64 CPUs: the metadata IDs of CPUs 48-63
+# are placeholders (0x10 + 2 * (cpu % 48), or flagged 0x10 + 2 * cpu): CPUs
+# 0-47 decode, one warning names the others, whose trace (IDs csgen gave
+# them as the kernel would) is dropped
+counts48="$(for c in $(seq 0 63); do [ "$c" -lt 48 ] && printf '4 ' || printf '0 '; done)"
+check_decode header_v2_no_hwid_64cpus cpu 64 "$counts48" -c 64 -s 1 -a 4 -H none
+check_decode header_v2_flagged_no_hwid_64cpus cpu 64 "$counts48" -c 64 -s 1 -a 4 -H none -F
+for name in header_v2_no_hwid_64cpus header_v2_flagged_no_hwid_64cpus; do
+	listed "${name}_warning" && continue
+	msg="CS ETM: CPUs 48-63 have no trace ID of their own in the metadata and no HW_ID record: their trace is not decoded"
+	if [ "$(grep -cFx "$msg" "$work/$name.err")" = 1 ]; then
+		pass "${name}_warning"
+	else
+		fail "${name}_warning" "no single line '$msg': $(head -1 "$work/$name.err")"
+	fi
+done
 # a dummy event of another sample_type first: HW_ID sizes are per event
 check_decode second_event_other_sample_type cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -X
 # a later HW_ID minor version may use bits 55:40
@@ -264,11 +299,13 @@ for spec in "untraced_cpus:CPUs 6-7 have no trace ID: they were not traced" \
 done
 
 # CPU 1's buffer holds trace of ID 0x6e, which no CPU of the sink has: the
-# rest decodes, and one warning names queue, ID and sink
+# rest decodes, and one warning names queue, ID, sink and the bytes dropped
+# (csgen -L lists how many it wrote)
 check_decode stray_trace_id cpu 4 all:$ATOMS -c 4 -s 1 -a $ATOMS -B strayid -L
 name=stray_trace_id_warning
 if ! listed $name; then
-	msg="CS ETM: queue 1 (CPU 1): trace ID 0x6e has no CPU in sink $(sink stray_trace_id 1): its trace is dropped"
+	bytes=$(awk '$1 == "stray" { print $7 }' "$work/stray_trace_id.gen")
+	msg="CS ETM: queue 1 (CPU 1): trace ID 0x6e has no CPU in sink $(sink stray_trace_id 1): $bytes bytes of its trace dropped"
 	if [ "$(grep -cFx "$msg" "$work/stray_trace_id.err")" = 1 ]; then
 		pass $name
 	else
@@ -276,10 +313,80 @@ if ! listed $name; then
 	fi
 fi
 
+# ---- the trace IDs perf finds in a buffer are those OpenCSD finds ----
+# check_frame_ids NAME CSGEN-ARGS...: the IDs whose data OpenCSD's
+# deformatter (tools/cstrace/frame-ids, configured as perf configures it)
+# unpacks from the buffer of CPU 1 must be exactly those perf creates a
+# decoder for (perf report -D) if a CPU of CPU 1's sink has them (csgen -L),
+# and otherwise those it reports as dropped, with as many bytes.
+check_frame_ids() {
+	local name=$1 off sz want got rc detail ids
+	shift
+	listed "$name" && return
+	if ! gen "$name" -L "$@"; then
+		fail "$name" "csgen: $(tail -1 "$work/$name.gen")"
+		return
+	fi
+	read -r off sz < <(awk '$1 == "auxtrace" && $3 == 1 { print $5, $7; exit }' "$work/$name.gen")
+	if ! "$work/frame-ids" "$work/$name.data" $((off + 48)) $((sz)) >"$work/$name.ids"; then
+		fail "$name" "frame-ids failed"
+		return
+	fi
+	ids=" $(awk -v s="$(sink "$name" 1)" '$1 == "cpu" && $4 == s { print $6 }' "$work/$name.gen" | tr '\n' ' ')"
+	want=$(while read -r id n; do
+		case "$ids" in
+		*" $id "*) echo "$id decoded" ;;
+		*) echo "$id $n" ;;
+		esac
+	done <"$work/$name.ids" | sort)
+	timeout -s KILL "$TIMEOUT" "$perf" report -D -i "$work/$name.data" >"$work/$name.out" 2>"$work/$name.err"
+	rc=$?
+	if detail=$(crash $rc "$work/$name.err"); then
+		fail "$name" "$detail"
+		return
+	fi
+	got=$({ sed -n 's/.*queue 1 (buffer CPU 1): decoder for trace ID \(0x[0-9a-f]*\):.*/\1 decoded/p' "$work/$name.out"
+		sed -n 's/^CS ETM: queue 1 (CPU 1): trace ID \(0x[0-9a-f]*\) has no CPU.*: \([0-9]*\) bytes of its trace dropped$/\1 \2/p' "$work/$name.err"
+	      } | sort -u)
+	if [ -z "$want" ]; then
+		fail "$name" "OpenCSD finds no ID: the layout tests nothing"
+	elif [ "$got" = "$want" ]; then
+		pass "$name"
+	else
+		fail "$name" "OpenCSD: '$(tr '\n' ';' <<<"$want")', perf: '$(tr '\n' ';' <<<"$got")'"
+	fi
+}
+# frames aligned, an ID without CPU in the sink
+check_frame_ids frame_ids_stray_id -c 4 -s 1 -a 20 -B strayid
+# a barrier at byte 8: the frame after it starts with two FSYNCs, where the
+# deformatter stops (the stray ID comes later in the buffer)
+check_frame_ids frame_ids_barrier_at_byte_8 -c 4 -s 1 -a 20 -B barrier8
+# the buffer starts 8 bytes into a frame: frames are read from its start
+check_frame_ids frame_ids_mid_frame -c 4 -s 1 -a 20 -B midframe
+check_frame_ids frame_ids_mid_frame_many_cpus -c 16 -s 1 -a 20 -B midframe
+# and perf says why it can't decode past the FSYNCs
+check_error barrier_at_byte_8 "CS ETM: queue 1 (CPU 1): 2 FSYNCs at byte 0x10 of a trace buffer are no barrier: it can't be decoded past them" -c 4 -s 1 -a 20 -B barrier8
+# per-thread parts that start at 8 mod 16 in the AUX area, each with a
+# barrier: frames and barriers are aligned to the part, they decode
+check_decode per_thread_parts_at_8_mod_16 thread 4 all:$((2 * ATOMS)) -c 4 -s 2 -t -g 8 -a $ATOMS -b -B gap8
+
 # ---- unformatted trace (ETE + TRBE style) ----
 check_decode unformatted_per_cpu cpu 4 all:$ATOMS -c 4 -s 4 -a $ATOMS -U
 check_decode unformatted_per_thread thread 4 all:$((2 * ATOMS)) -c 4 -s 4 -t -g 8 -a $ATOMS -U
 check_decode unformatted_per_thread_shared_sink thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS -U
+# AUX records without CPU (perf record before the series): the first CPU's
+# configuration, said once; refused where the CPUs' ETMs differ
+check_decode unformatted_per_thread_no_cpu nocpu 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS -U -n -H none -V 1
+name=unformatted_per_thread_no_cpu_warning
+if ! listed $name; then
+	msg="CS ETM: unformatted per-thread trace without CPU: decoded with the configuration of CPU 0, its samples show that CPU"
+	if [ "$(grep -cFx "$msg" "$work/unformatted_per_thread_no_cpu.err")" = 1 ]; then
+		pass $name
+	else
+		fail $name "no single line '$msg': $(head -1 "$work/unformatted_per_thread_no_cpu.err")"
+	fi
+fi
+check_error unformatted_per_thread_no_cpu_configs_differ 'CS ETM: unformatted per-thread trace without CPU, and the ETMs of CPU 0 and CPU 1 are configured differently: cannot tell which configuration decodes it' -c 4 -s 1 -t -g 8 -a 20 -U -n -H none -V 1 -B cfgdiff
 
 # ---- buffer endings: all decode completely ----
 for end in frame pad async; do
@@ -309,8 +416,42 @@ for hops in 14,0,63,1,62,32,31,0,63 35,0,63,1,62,32,31,0,63; do
 	check_decode "per_thread_hops_exec_cpu${hops%%,*}" thread 64 "$counts" \
 		-c 64 -s 2 -t -a 20 -P "$hops"
 done
+# one queue per thread: a buffer index beyond MAX_NR_CPUS (2048) is valid
+check_decode per_thread_buffer_index_65535 thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS -I 65535
 check_decode per_thread_static_no_cpu nocpu 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS -n -H none -V 1
 check_error per_thread_hwid_no_cpu 'CS ETM: HW_ID record $(hwval per_thread_hwid_no_cpu 0) at file offset $(hwoff per_thread_hwid_no_cpu 0) does not tell its CPU' -c 4 -s 2 -t -g 8 -a 50 -n
+
+# ---- pipe mode: perf inject -o - | perf script -i - ----
+# HW_ID records are taken from the event stream; expected values are the
+# same as in file mode (csgen's parameters)
+# two CPUs: no more than this machine has. With more, the pipe also checks
+# that the metadata CPUs are not bounded by the NRCPUS header, which perf
+# inject writes for the machine it runs on.
+RUNNER=pipe_run check_decode pipe_two_cpus_two_sinks cpu 2 all:$ATOMS -c 2 -s 2 -a $ATOMS
+RUNNER=pipe_run check_decode pipe_two_cpus_per_thread thread 2 all:$((2 * ATOMS)) -c 2 -s 2 -t -g 4 -a $ATOMS
+RUNNER=pipe_run check_decode pipe_one_sink cpu 8 all:$ATOMS -c 8 -s 1 -a $ATOMS
+RUNNER=pipe_run check_decode pipe_two_sinks cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS
+RUNNER=pipe_run check_decode pipe_two_sinks_overlapping_ids cpu 64 all:40 -c 64 -s 2 -a 40
+RUNNER=pipe_run check_decode pipe_cpus256_sinks4 cpu 256 all:40 -c 256 -s 4 -a 40
+RUNNER=pipe_run check_decode pipe_static_ids_header_v1 cpu 8 all:$ATOMS -c 8 -s 1 -a $ATOMS -H none -V 1
+RUNNER=pipe_run check_decode pipe_header_v2_without_hwid cpu 8 all:$ATOMS -c 8 -s 1 -a $ATOMS -H none
+RUNNER=pipe_run check_decode pipe_header_v2_flagged_ids_no_hwid cpu 8 all:$ATOMS -c 8 -s 1 -a $ATOMS -H none -F
+RUNNER=pipe_run check_decode pipe_header_v2_no_hwid_64cpus cpu 64 "$counts48" -c 64 -s 1 -a 4 -H none
+RUNNER=pipe_run check_decode pipe_hwid_v0_0_global_map cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -H 0.0
+RUNNER=pipe_run check_decode pipe_no_timestamps cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -T 0
+# -R: the HW_ID record of the last CPU of a sink comes in the stream after
+# the buffer of the sink's first CPU, which holds half of its trace, but
+# its timestamp is before that buffer's AUX record
+RUNNER=pipe_run check_decode pipe_hwid_after_buffer cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -R
+RUNNER=pipe_run check_decode pipe_hwid_after_buffer_overlapping_ids cpu 64 all:40 -c 64 -s 2 -a 40 -R
+check_decode hwid_after_buffer cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -R
+RUNNER=pipe_run check_decode pipe_per_thread_two_sinks thread 4 all:$((2 * ATOMS)) -c 4 -s 2 -t -g 8 -a $ATOMS
+RUNNER=pipe_run check_decode pipe_per_thread_one_sink thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS
+RUNNER=pipe_run check_decode pipe_unformatted_per_cpu cpu 4 all:$ATOMS -c 4 -s 4 -a $ATOMS -U
+RUNNER=pipe_run check_error pipe_mixed_formatted_unformatted 'CS ETM: CPU 1: unformatted trace buffer in a session of formatted ones: a session cannot mix them' -c 4 -s 2 -B mixfmt
+# per-thread with IDs shared by sinks needs the AUX records to split the
+# buffer by CPU, which pipe mode does not do: a clear error
+RUNNER=pipe_run check_error pipe_per_thread_overlapping_ids 'CS ETM: per-thread trace of thread 4242 in pipe mode: sinks share trace IDs, and only the AUX records tell which CPU each part of a buffer is from, which pipe mode does not split buffers by: record to a file' -c 64 -s 2 -t -a 20
 
 # ---- perf report -D names queue, CPU and sink of each decoder ----
 name=dump_decoders
@@ -390,9 +531,33 @@ check_error bad_auxtrace_size 'CS ETM: AUXTRACE record at file offset $(auxoff b
 # found by fuzzing: a buffer index of 16 bits or more made perf crash or
 # hang in the timestamp heap
 check_error bad_buffer_index 'CS ETM: AUXTRACE record of CPU 1: invalid buffer index 65536' -c 4 -s 2 -B bigidx
+# found by fuzzing: with timestamps, an index from 1 << 15 on made the size
+# of the timestamp heap wrap to 0 while it doubled, and perf hang
+check_error bad_buffer_index_timed 'CS ETM: AUXTRACE record of CPU 1: invalid buffer index 32768' -c 4 -s 2 -B bigidx15
 # found by fuzzing: a record size that is not a multiple of 8 made the
 # read-ahead access misaligned records (UBSan)
 check_error bad_record_alignment 'CS ETM: record at file offset $(misoff bad_record_alignment) is not 8-byte aligned: the size of the record before it is corrupt' -c 4 -s 1 -B oddsize
+# found by fuzzing: an AUX record whose offset plus size wraps matched the
+# buffer and gave it a data pointer out of the file (UBSan). It matches no
+# buffer: perf says so and decodes the other CPUs' buffers
+name=aux_offset_wraps
+if listed $name; then
+	:
+elif gen $name -c 4 -s 1 -a 20 -B auxwrap; then
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		script_run "${ASAN_PERF:-$perf}" $name pid,ip,sym
+	rc=$?
+	msg="CS ETM: Couldn't find auxtrace buffer for aux_offset: 0xfffffffffffffff8 tid: 1001 cpu: 1"
+	if detail=$(crash $rc "$work/$name.err"); then
+		fail $name "$detail"
+	elif ! grep -Fxq "$msg" "$work/$name.err"; then
+		fail $name "exit $rc, no line '$msg': $(head -1 "$work/$name.err")"
+	else
+		pass $name
+	fi
+else
+	fail $name "csgen failed"
+fi
 # perf record killed or disk full: the file ends inside a trace buffer
 name=cut_in_trace_buffer
 if listed $name; then
@@ -427,7 +592,10 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		    mixed_formatted_unformatted mixed_formatted_unformatted_per_thread \
 		    bad_hwid_reserved_bits bad_num_cpu_zero bad_num_cpu_too_big bad_nr_params \
 		    bad_magic bad_cpu_number bad_auxtrace_size cut_in_trace_buffer \
-		    bad_buffer_index bad_record_alignment; do
+		    bad_buffer_index bad_buffer_index_timed bad_record_alignment header_v2_no_hwid_64cpus \
+		    header_v2_flagged_no_hwid_64cpus per_thread_buffer_index_65535 \
+		    unformatted_per_thread_no_cpu unformatted_per_thread_no_cpu_configs_differ \
+		    barrier_at_byte_8 hwid_after_buffer; do
 		listed "asan_$name" && continue
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 			timeout -s KILL "$TIMEOUT" "$ASAN_PERF" script -i "$work/$name.data" \
@@ -435,7 +603,7 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		rc=$?
 		# the malformed inputs must fail, the others decode
 		case $name in
-		bad_*|mixed_*|cut_*|per_thread_hwid_no_cpu) want_fail=1 ;;
+		bad_*|mixed_*|cut_*|per_thread_hwid_no_cpu|*_configs_differ|barrier_at_*) want_fail=1 ;;
 		*) want_fail=0 ;;
 		esac
 		if detail=$(crash $rc "$work/$name.asan.err"); then
@@ -444,6 +612,33 @@ if [ -n "${ASAN_PERF:-}" ]; then
 			fail "asan_$name" "exited 0"
 		elif [ $want_fail = 0 ] && [ $rc -ne 0 ]; then
 			fail "asan_$name" "exit $rc: $(head -1 "$work/$name.asan.err")"
+		else
+			pass "asan_$name"
+		fi
+	done
+fi
+
+# the pipe mode decode, with perf inject and perf script under ASan+UBSan
+if [ -n "${ASAN_PERF:-}" ]; then
+	for name in pipe_two_sinks_overlapping_ids pipe_hwid_after_buffer_overlapping_ids \
+		    pipe_per_thread_two_sinks pipe_unformatted_per_cpu pipe_no_timestamps \
+		    pipe_header_v2_no_hwid_64cpus pipe_mixed_formatted_unformatted \
+		    pipe_per_thread_overlapping_ids; do
+		listed "asan_$name" && continue
+		cp "$work/$name.data" "$work/asan_$name.data"
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+			pipe_run "$ASAN_PERF" "asan_$name" pid,ip,sym
+		rc=$?
+		case $name in
+		pipe_mixed_*|pipe_per_thread_overlapping_ids) want_fail=1 ;;
+		*) want_fail=0 ;;
+		esac
+		if detail=$(crash $rc "$work/asan_$name.err"); then
+			fail "asan_$name" "$detail"
+		elif [ $want_fail = 1 ] && [ $rc -eq 0 ]; then
+			fail "asan_$name" "exited 0"
+		elif [ $want_fail = 0 ] && [ $rc -ne 0 ]; then
+			fail "asan_$name" "exit $rc: $(head -1 "$work/asan_$name.err")"
 		else
 			pass "asan_$name"
 		fi

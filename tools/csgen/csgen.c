@@ -77,6 +77,8 @@ static void parse_hops(const char *list)
 		p = *end ? end + 1 : end;
 	}
 }
+int late_hwid;		/* -R: HW_ID records late in raw order */
+int thread_idx;		/* -I: buffer index of the per-thread buffer */
 
 static void usage(void)
 {
@@ -102,6 +104,13 @@ static void usage(void)
 		"              trunc over staticdup nohwid mixminor hwidres mixfmt\n"
 		"              magic cpurange nrparams (apply to CPU 1), minor2\n"
 		"              numcpu0 numcpubig auxbig bigidx strayid oddsize\n"
+		"              barrier8 (CPU 1's buffer: a barrier at byte 8, and\n"
+		"              strayid), midframe (CPU 1's buffer starts 8 bytes\n"
+		"              into its frames), gap8 (per-thread: 8 bytes that no\n"
+		"              AUX record covers before each part), cfgdiff (CPU 1's\n"
+		"              TRCIDR8 differs, as on big.LITTLE), bigidx15 (CPU 1's\n"
+		"              buffer index 0x8000), auxwrap (CPU 1's AUX record at\n"
+		"              offset 2^64 - 8)\n"
 		"  -p PID      first pid (default 1000, CPU c runs pid PID+c)\n"
 		"  -M          header v1: stock static IDs 0x10+2*cpu in the metadata\n"
 		"              instead of the real ones (as stock perf record writes)\n"
@@ -109,9 +118,14 @@ static void usage(void)
 		"  -X          a dummy event of another sample_type before cs_etm's\n"
 		"  -U          unformatted trace (per-CPU sinks without formatter)\n"
 		"  -Z N        per-CPU: CPUs from N on got no trace ID: no HW_ID, no trace\n"
+		"  -R          per-CPU: the HW_ID record of a CPU comes right before its\n"
+		"              own buffer in the file (after buffers that hold its trace)\n"
+		"              but keeps its early timestamp\n"
+		"  -I IDX      per-thread: buffer index of the AUXTRACE record (default 0)\n"
 		"  -L          print 'cpu C sink SINKID id TRACEID pid PID' per CPU and\n"
 		"              'hwid cpu C offset OFFSET value VALUE' per HW_ID record,\n"
-		"              'auxtrace cpu C offset OFFSET size SIZE' per AUXTRACE record\n");
+		"              'auxtrace cpu C offset OFFSET size SIZE' per AUXTRACE record,\n"
+		"              'stray cpu C id ID bytes N' for the trace of an ID no CPU has\n");
 	exit(2);
 }
 
@@ -119,7 +133,7 @@ int main(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -153,6 +167,8 @@ int main(int argc, char **argv)
 		case 'U': unformatted = 1; break;
 		case 'Z': nr_traced = atoi(optarg); break;
 		case 'P': parse_hops(optarg); break;
+		case 'R': late_hwid = 1; break;
+		case 'I': thread_idx = atoi(optarg); break;
 		default: usage();
 		}
 	}

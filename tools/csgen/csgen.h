@@ -44,6 +44,8 @@ extern int barrier, legacy_meta, list_topology;
 extern int flagged_meta, extra_event, unformatted;
 extern int nr_traced;		/* -Z: CPUs from this one on got no trace ID */
 extern int hop_cpu[MAX_HOPS], nr_hops;	/* -P: the CPUs of the per-thread parts */
+extern int late_hwid;		/* -R: HW_ID records late in raw order */
+extern int thread_idx;		/* -I: buffer index of the per-thread buffer */
 
 /* topology.c */
 extern u64 func_addr[MAX_CPUS];
@@ -69,6 +71,8 @@ void put_mmap(int pid, int cpu);
 void put_itrace_start(int pid, int cpu);
 void put_hw_id(int pid, int cpu);
 void put_exit(int pid, int cpu);
+u64 take_time(void);
+void set_next_time(u64 t);
 void put_aux(int pid, int cpu, u64 off, u64 size, int raw);
 void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref);
 void put_auxtrace_info(void);

@@ -34,13 +34,27 @@ static struct buf data;		/* the data section */
 u64 data_offset;		/* file offset of the data section */
 static u64 index_off[4096], nr_index;
 static u64 now = 1000000000ULL;
+static u64 next_time;
+
+/* A timestamp for a record written later (-R) */
+u64 take_time(void)
+{
+	return now++;
+}
+
+/* The next record gets time @t instead of the next one in file order */
+void set_next_time(u64 t)
+{
+	next_time = t;
+}
 
 /* sample_id_all trailer: TID, TIME[, CPU], IDENTIFIER */
 static void put_sample_id(struct buf *b, int pid, int tid, int cpu)
 {
 	buf_u32(b, pid);
 	buf_u32(b, tid);
-	buf_u64(b, now++);
+	buf_u64(b, next_time ? next_time : now++);
+	next_time = 0;
 	if (sample_cpu) {
 		buf_u32(b, cpu);
 		buf_u32(b, 0);
@@ -234,6 +248,8 @@ void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref)
 	index_off[nr_index++] = data_offset + data.len;
 	if (cpu == 1 && !strcmp(bad, "bigidx"))
 		idx = 0x10000;	/* beyond any CPU or thread */
+	if (cpu == 1 && !strcmp(bad, "bigidx15"))
+		idx = 0x8000;	/* beyond the timestamp heap */
 	rec_begin(&r, REC_AUXTRACE, 0);
 	buf_u64(&data, trace->len);
 	buf_u64(&data, 0);	/* offset in the AUX area */
@@ -297,7 +313,8 @@ void put_auxtrace_info(void)
 		buf_u64(&data, 0x28000ea1);	/* TRCIDR0 */
 		buf_u64(&data, 0x4100f403);	/* TRCIDR1: ETMv4.0 */
 		buf_u64(&data, 0x00000488);	/* TRCIDR2: 64-bit VA, 32-bit CID */
-		buf_u64(&data, 0);		/* TRCIDR8: no speculation */
+		/* TRCIDR8: no speculation; -B cfgdiff: CPU 1 differs */
+		buf_u64(&data, c == 1 && !strcmp(bad, "cfgdiff") ? 1 : 0);
 		buf_u64(&data, 0xcc);		/* TRCAUTHSTATUS */
 	}
 	rec_end(&r);

@@ -3,6 +3,7 @@
  * csgen trace: the ETMv4 trace of each CPU, formatted into frames (or left
  * unformatted) and laid out in AUX buffers, per CPU or per thread.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,8 +133,31 @@ static void fmt_interleave(struct fmt *f, struct stream *s, int n)
 	}
 }
 
+/*
+ * -B barrier8: a barrier at byte 8 of the buffer, so that the frame after it
+ * starts with two FSYNCs; -B midframe: the buffer starts 8 bytes into its
+ * first frame. Both keep the size a multiple of 16 bytes.
+ */
+static void misalign(struct buf *trace)
+{
+	struct buf out = { 0 };
+	u8 b[CS_FRAME_SIZE], zero[8] = { 0 };
+
+	if (!strcmp(bad, "barrier8")) {
+		buf_put(&out, trace->p, 8);
+		buf_put(&out, b, cs_fmt_barrier(b) - b);
+		buf_put(&out, trace->p + 8, trace->len - 8);
+	} else {
+		buf_put(&out, trace->p + 8, trace->len - 8);
+		buf_put(&out, zero, sizeof(zero));
+	}
+	free(trace->p);
+	*trace = out;
+}
+
 void gen_per_cpu(void)
 {
+	static u64 hwid_time[MAX_CPUS];
 	int c;
 
 	for (c = 0; c < nr_cpus; c++) {
@@ -144,7 +168,11 @@ void gen_per_cpu(void)
 		if (!traced(c))
 			continue;
 		put_itrace_start(cpu_pid(c), c);
-		put_hw_id(cpu_pid(c), c);
+		/* -R: the record is written later, with this time */
+		if (late_hwid)
+			hwid_time[c] = take_time();
+		else
+			put_hw_id(cpu_pid(c), c);
 	}
 
 	/*
@@ -169,6 +197,10 @@ void gen_per_cpu(void)
 			/* A per-CPU sink without formatter: only its CPU's trace */
 			etm_part(&s[0].data, c, 1, atoms - atoms / 2);
 			raw_data(&trace, &s[0].data);
+			if (late_hwid) {
+				set_next_time(hwid_time[c]);
+				put_hw_id(cpu_pid(c), c);
+			}
 			put_aux(cpu_pid(c), c, 0, trace.len, 1);
 			put_auxtrace(&trace, c, cpu_pid(c), c, 0x1000 + c);
 			free(s[0].data.p);
@@ -183,10 +215,13 @@ void gen_per_cpu(void)
 			etm_part(&s[n].data, other, 1, atoms - atoms / 2);
 			n++;
 		}
-		if (c == 1 && !strcmp(bad, "strayid")) {
+		if (c == 1 && (!strcmp(bad, "strayid") || !strcmp(bad, "barrier8"))) {
 			/* trace of an ID that no CPU of the sink holds */
 			s[n].id = TRACE_ID_MAX - 1;
 			etm_part(&s[n].data, c, 2, 10);
+			if (list_topology)
+				printf("stray cpu %d id %#x bytes %zu\n", c, s[n].id,
+				       s[n].data.len);
 			n++;
 		}
 		fmt_init(&f, &trace);
@@ -194,7 +229,15 @@ void gen_per_cpu(void)
 			fmt_barrier(&trace);
 		fmt_interleave(&f, s, n);
 		fmt_finish(&f);
-		put_aux(cpu_pid(c), c, 0, trace.len, 0);
+		if (c == 1 && (!strcmp(bad, "barrier8") || !strcmp(bad, "midframe")))
+			misalign(&trace);
+		if (late_hwid) {
+			set_next_time(hwid_time[c]);
+			put_hw_id(cpu_pid(c), c);
+		}
+		/* -B auxwrap: an AUX offset whose sum with the size wraps */
+		put_aux(cpu_pid(c), c, c == 1 && !strcmp(bad, "auxwrap") ? -8ULL : 0,
+			trace.len, 0);
 		put_auxtrace(&trace, c, cpu_pid(c), c, 0x1000 + c);
 		free(s[0].data.p);
 		free(s[1].data.p);
@@ -222,6 +265,11 @@ void gen_per_thread(void)
 		u64 start = trace.len;
 
 		c = k % nr_cpus;
+		if (!strcmp(bad, "gap8")) {
+			/* 8 bytes no AUX record covers: the part starts at 8 mod 16 */
+			buf_put(&trace, (u8[8]){ 0 }, 8);
+			start = trace.len;
+		}
 		memset(&s, 0, sizeof(s));
 		s.id = trace_id(c);
 		etm_part(&s.data, c, k, atoms);
@@ -239,7 +287,7 @@ void gen_per_thread(void)
 		put_aux(thread_pid, c, start, trace.len - start, 0);
 		free(s.data.p);
 	}
-	put_auxtrace(&trace, 0, thread_pid, -1, 0x1000);
+	put_auxtrace(&trace, thread_idx, thread_pid, -1, 0x1000);
 	free(trace.p);
 	put_finished_round();
 }
