@@ -298,6 +298,46 @@ for spec in "untraced_cpus:CPUs 6-7 have no trace ID: they were not traced" \
 	fi
 done
 
+# A lost HW_ID record (CPU 1, csgen -B nohwid) or one of a CPU without
+# metadata (the last CPU, -B nometa: offline when perf wrote it): the trace
+# whose sink is unknown is dropped, never guessed, the rest decodes, and one
+# warning names the CPU and the bytes dropped (csgen -L lists the AUXTRACE
+# records of per-CPU mode, the AUX records of per-thread mode). One CPU per
+# sink in per-CPU mode: CPU 1's buffer holds only its own trace.
+counts63=$(for c in $(seq 0 63); do printf '%s ' $((c == 63 ? 0 : 40)); done)
+counts1=$(for c in $(seq 0 63); do printf '%s ' $((c == 1 ? 0 : 40)); done)
+check_decode missing_hwid_per_cpu cpu 4 "$ATOMS 0 $ATOMS $ATOMS" -c 4 -s 4 -a $ATOMS -B nohwid -L
+check_decode missing_hwid_per_thread thread 64 "$counts1" -c 64 -s 2 -t -a 20 -B nohwid -L
+check_decode missing_hwid_per_thread_no_overlap thread 4 "$((2 * ATOMS)) 0 $((2 * ATOMS)) $((2 * ATOMS))" -c 4 -s 2 -t -g 8 -a $ATOMS -B nohwid -L
+RUNNER=pipe_run check_decode pipe_missing_hwid_per_thread thread 64 "$counts1" -c 64 -s 2 -t -a 20 -B nohwid -L
+check_decode hwid_without_metadata thread 64 "$counts63" -c 64 -s 2 -t -a 20 -B nometa -L
+nohw="trace but no usable HW_ID record (lost, or of a CPU without metadata): the sink of the trace is unknown"
+for spec in missing_hwid_per_cpu:1:auxtrace missing_hwid_per_thread:1:aux \
+	    missing_hwid_per_thread_no_overlap:1:aux pipe_missing_hwid_per_thread:1:aux \
+	    hwid_without_metadata:63:aux; do
+	IFS=: read -r name cpu rec <<<"$spec"
+	listed "${name}_warning" && continue
+	bytes=0
+	for size in $(awk -v c="$cpu" -v r="$rec" '$1 == r && $3 == c { print $7 }' "$work/$name.gen"); do
+		bytes=$((bytes + size))
+	done
+	msg="CS ETM: CPU $cpu has $nohw, $bytes bytes of trace dropped"
+	if [ "$bytes" -gt 0 ] && [ "$(grep -cFx "$msg" "$work/$name.err")" = 1 ]; then
+		pass "${name}_warning"
+	else
+		fail "${name}_warning" "no single line '$msg': $(grep -m1 'CS ETM' "$work/$name.err")"
+	fi
+done
+name=hwid_without_metadata_ignored
+if ! listed $name; then
+	msg="CS ETM: HW_ID records for CPU 63, which has no metadata: ignored, its trace is not decoded"
+	if [ "$(grep -cFx "$msg" "$work/hwid_without_metadata.err")" = 1 ]; then
+		pass $name
+	else
+		fail $name "no single line '$msg': $(grep -m1 'CS ETM' "$work/hwid_without_metadata.err")"
+	fi
+fi
+
 # CPU 1's buffer holds trace of ID 0x6e, which no CPU of the sink has: the
 # rest decodes, and one warning names queue, ID, sink and the bytes dropped
 # (csgen -L lists how many it wrote)
@@ -524,7 +564,6 @@ N=bad_truncated_record
 check_error $N 'CS ETM: truncated HW_ID record $(hwval $N 1) (trace ID 0x12) at file offset $(hwoff $N 1): size 16, expected 48' -c 4 -s 1 -B trunc
 N=bad_oversized_record
 check_error $N 'CS ETM: oversized HW_ID record $(hwval $N 1) (trace ID 0x12) at file offset $(hwoff $N 1): size 56, expected 48' -c 4 -s 1 -B over
-check_error bad_missing_hwid_multi_sink 'CS ETM: queue 1: no HW_ID record for CPU 1, the sink of its trace is unknown' -c 4 -s 2 -B nohwid
 N=bad_mixed_minor_versions
 check_error $N 'CS ETM: CPU 1: HW_ID record $(hwval $N 1) (trace ID 0x12) has minor version 0, earlier ones have 1' -c 4 -s 2 -B mixminor
 check_error bad_static_duplicate 'CS ETM: CPU 0 and CPU 1 both claim trace ID 0x10' -c 4 -s 1 -H none -V 1 -B staticdup
@@ -597,7 +636,8 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		    bad_oversized_record bad_static_duplicate bad_static_49cpus \
 		    per_thread_hwid_no_cpu four_sinks_overlapping_ids per_thread_overlapping_ids \
 		    cpus256_sinks4 static_ids_header_v1 hwid_v0_0_global_map buffer_end_pad \
-		    per_thread_static_no_cpu bad_missing_hwid_multi_sink bad_mixed_minor_versions \
+		    per_thread_static_no_cpu missing_hwid_per_cpu missing_hwid_per_thread \
+		    hwid_without_metadata bad_mixed_minor_versions \
 		    header_v2_flagged_ids_no_hwid second_event_other_sample_type \
 		    per_thread_uneven_sinks per_thread_hops_exec_cpu14 per_thread_hops_exec_cpu35 \
 		    unformatted_per_cpu unformatted_per_thread \

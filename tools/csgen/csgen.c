@@ -104,6 +104,8 @@ static void usage(void)
 		"              trunc over staticdup nohwid mixminor hwidres mixfmt\n"
 		"              magic cpurange nrparams (apply to CPU 1), minor2\n"
 		"              numcpu0 numcpubig auxbig bigidx strayid oddsize\n"
+		"              nometa (no metadata for the last CPU; its HW_ID\n"
+		"              record and trace stay)\n"
 		"              barrier8 (CPU 1's buffer: a barrier at byte 8, and\n"
 		"              strayid), midframe (CPU 1's buffer starts 8 bytes\n"
 		"              into its frames), gap8 (per-thread: 8 bytes that no\n"
@@ -125,6 +127,7 @@ static void usage(void)
 		"  -L          print 'cpu C sink SINKID id TRACEID pid PID' per CPU and\n"
 		"              'hwid cpu C offset OFFSET value VALUE' per HW_ID record,\n"
 		"              'auxtrace cpu C offset OFFSET size SIZE' per AUXTRACE record,\n"
+		"              'aux cpu C offset OFFSET size SIZE' per AUX record,\n"
 		"              'stray cpu C id ID bytes N' for the trace of an ID no CPU has\n");
 	exit(2);
 }

@@ -228,6 +228,9 @@ void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 {
 	struct rec r;
 
+	if (list_topology)
+		printf("aux cpu %d offset %#llx size %#llx\n", cpu,
+		       (unsigned long long)off, (unsigned long long)size);
 	rec_begin(&r, PERF_RECORD_AUX, 0);
 	buf_u64(&data, off);
 	buf_u64(&data, size);
@@ -278,6 +281,8 @@ static u64 trcconfigr(void)
 void put_auxtrace_info(void)
 {
 	struct rec r;
+	/* -B nometa: the last CPU was offline when perf wrote the metadata */
+	int meta_cpus = nr_cpus - !strcmp(bad, "nometa");
 	int c;
 
 	rec_begin(&r, REC_AUXTRACE_INFO, 0);
@@ -289,9 +294,9 @@ void put_auxtrace_info(void)
 	else if (!strcmp(bad, "numcpubig"))
 		buf_u64(&data, ((u64)PMU_TYPE << 32) | (nr_cpus + 1));
 	else
-		buf_u64(&data, ((u64)PMU_TYPE << 32) | nr_cpus);
+		buf_u64(&data, ((u64)PMU_TYPE << 32) | meta_cpus);
 	buf_u64(&data, 0);	/* not snapshot */
-	for (c = 0; c < nr_cpus; c++) {
+	for (c = 0; c < meta_cpus; c++) {
 		u64 id;
 
 		if (header_version >= 2 && flagged_meta)
