@@ -396,9 +396,12 @@ check_full_sink_log() {
 
 # Every CPU below 48 keeps its legacy ID 0x10 + 2 * cpu, so the two sinks
 # use different IDs here: shared IDs are board128's part.
+# 8 MiB of trace RAM per sink and a piece of trace every 8 ms: the sinks
+# must not wrap in the long sessions of the scenarios (hotplug runs twice
+# as long on the debug kernel)
 run_board16() {
 	boot board16 16 300 \
-		"board.sessions=default:-:0,wrap:-:4 board.modargs=period_us=4000,ram_kb=4096 board.aux=1024 board.scenarios=perthread,snapshot,concurrent,hotplug board.scripts=modunload" \
+		"board.sessions=default:-:0,wrap:-:4 board.modargs=period_us=8000,ram_kb=8192 board.aux=1024 board.scenarios=perthread,snapshot,concurrent,hotplug board.scripts=modunload" \
 		2 || return
 	report board16 default all 16 2
 	report board16 wrap lossy 16 2

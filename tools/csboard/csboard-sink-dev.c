@@ -29,6 +29,7 @@
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -593,7 +594,26 @@ static struct platform_driver sim_sink_driver = {
 		.suppress_bind_attrs = true,
 	},
 };
-module_platform_driver(sim_sink_driver);
+
+static int __init sim_sink_init(void)
+{
+	return platform_driver_register(&sim_sink_driver);
+}
+module_init(sim_sink_init);
+
+/*
+ * coresight_alloc_device_name() of 6.1 keeps the firmware nodes of the
+ * names it gave in an array of the module's device list, which nothing
+ * frees: free it when the module goes, or kmemleak reports it after an
+ * unload (as it would for the in-tree sink drivers; not the series').
+ */
+static void __exit sim_sink_exit(void)
+{
+	platform_driver_unregister(&sim_sink_driver);
+	kfree(sink_devs.fwnode_list);
+	kfree(raw_sink_devs.fwnode_list);
+}
+module_exit(sim_sink_exit);
 
 MODULE_DESCRIPTION("Simulated multi-sink CoreSight board for end-to-end tests: sinks");
 MODULE_LICENSE("GPL");
