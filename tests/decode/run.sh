@@ -260,7 +260,7 @@ check_decode header_v2_no_hwid_64cpus cpu 64 "$counts48" -c 64 -s 1 -a 4 -H none
 # into its trace. flagged_ids NCPUS ATOMS prints the samples per CPU and the
 # CPUs dropped, as ranges: a CPU decodes if those bits are a valid ID
 # (0x01-0x6f) that no lower CPU has (CPUs 48-55 get reserved IDs, CPU 56
-# ID 0, CPUs 57-63 0x02-0x0e, from CPU 64 on another CPU's)
+# ID 0, CPUs 57-63 0x02-0x0e, from CPU 64 on those of CPU - 64)
 flagged_ids() {
 	awk -v n="$1" -v a="$2" 'BEGIN {
 		for (c = 0; c < n; c++) {

@@ -120,7 +120,7 @@ void alloc_trace_ids(void)
 		 * kernel, whose ETM writes the legacy ID 0x10 + 2 * cpu into
 		 * its 7-bit trace ID field: the trace carries bits 6:0 of it
 		 * (0x70-0x7e for CPUs 48-55, 0 for CPU 56, 0x02-0x0e for
-		 * CPUs 57-63, another CPU's ID from CPU 64 on)
+		 * CPUs 57-63, those of CPU - 64 from CPU 64 on)
 		 */
 		if (flagged_meta && hwid_minor < 0 && header_version >= 2) {
 			cpu_trace_id[c] = (0x10 + 2 * c) & 0x7f;
