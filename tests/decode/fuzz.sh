@@ -8,7 +8,8 @@
 # PERF_BINARY should be the ASan+UBSan perf. For each seed, csmut mutates
 # one of the csgen layouts below (metadata words, HW_ID values and sizes,
 # record sizes, AUX offsets, trace bytes) and perf script decodes the
-# result. Any death by SIGSEGV, SIGABRT, SIGBUS, SIGFPE or SIGILL, any hang
+# result; every other round over the layouts perf report -D dumps it
+# instead, whose error paths print the metadata and packets. Any death by SIGSEGV, SIGABRT, SIGBUS, SIGFPE or SIGILL, any hang
 # (no decode of these small files takes 30 s) and any sanitizer report is a
 # finding; perf's own error exits are not. Findings are kept in
 # WORKDIR/findings/ with the perf output. The same seeds give the same
@@ -62,7 +63,7 @@ done
 
 # one SEED: mutate layout SEED % N with SEED, decode, keep any finding
 one() {
-	local seed=$1 n=${#layouts[@]} f rc why=""
+	local seed=$1 n=${#layouts[@]} f rc why="" cmd
 	f=$work/run/$seed
 	"$work/csmut" "$work/layouts/$((seed % n)).data" "$f.data" "$seed" $((1 + seed % 6)) ||
 		{ echo "csmut failed on seed $seed" >"$work/findings/$seed.txt"; return; }
@@ -70,10 +71,14 @@ one() {
 	# as it does without ASan (perf then stops with an error), instead of
 	# an ASan report: generic perf sizes some allocations from the file
 	# (namespaces__new(), seed 982)
+	if [ $((seed / n % 2)) = 1 ]; then
+		cmd=(report -D -i "$f.data")
+	else
+		cmd=(script -i "$f.data" --itrace=b -F cpu,pid,ip,sym)
+	fi
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:allocator_may_return_null=1 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
-		timeout -s KILL 30 "$perf" script -i "$f.data" --itrace=b -F cpu,pid,ip,sym \
-		>/dev/null 2>"$f.err"
+		timeout -s KILL 30 "$perf" "${cmd[@]}" >/dev/null 2>"$f.err"
 	rc=$?
 	case $rc in
 	132|134|135|136|139) why="killed by signal $((rc - 128))" ;;
@@ -87,7 +92,7 @@ one() {
 			grep -a -m1 "AddressSanitizer\|runtime error:")
 	fi
 	if [ -n "$why" ]; then
-		echo "seed $seed layout ${layouts[$((seed % n))]}: $why" >"$work/findings/$seed.txt"
+		echo "seed $seed layout ${layouts[$((seed % n))]} (perf ${cmd[*]}): $why" >"$work/findings/$seed.txt"
 		cp "$f.data" "$f.err" "$work/findings/"
 	fi
 	rm -f "$f.data" "$f.err"

@@ -250,15 +250,48 @@ check_decode hwid_v0_1_one_cpu_per_sink cpu 4 all:$ATOMS -c 4 -s 4 -a $ATOMS
 check_decode header_v2_flagged_ids_no_hwid cpu 8 all:$ATOMS -c 8 -s 1 -a $ATOMS -H none -F
 check_decode header_v2_flagged_ids cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -F
 # header v2 without HW_ID records on 64 CPUs: the metadata IDs of CPUs 48-63
-# are placeholders (0x10 + 2 * (cpu % 48), or flagged 0x10 + 2 * cpu): CPUs
-# 0-47 decode, one warning names the others, whose trace (IDs csgen gave
-# them as the kernel would) is dropped
+# are placeholders (0x10 + 2 * (cpu % 48)): CPUs 0-47 decode, one warning
+# names the others, whose trace (IDs csgen gave them as the kernel would) is
+# dropped
 counts48="$(for c in $(seq 0 63); do [ "$c" -lt 48 ] && printf '4 ' || printf '0 '; done)"
 check_decode header_v2_no_hwid_64cpus cpu 64 "$counts48" -c 64 -s 1 -a 4 -H none
-check_decode header_v2_flagged_no_hwid_64cpus cpu 64 "$counts48" -c 64 -s 1 -a 4 -H none -F
-for name in header_v2_no_hwid_64cpus header_v2_flagged_no_hwid_64cpus; do
+# perf 6.3-6.10 on a stock 6.1 kernel (-F -H none): the metadata holds
+# 0x80000000 | (0x10 + 2 * cpu) and the ETM writes bits 6:0 of that value
+# into its trace. flagged_ids NCPUS ATOMS prints the samples per CPU and the
+# CPUs dropped, as ranges: a CPU decodes if those bits are a valid ID
+# (0x01-0x6f) that no lower CPU has (CPUs 48-55 get reserved IDs, CPU 56
+# ID 0, CPUs 57-63 0x02-0x0e, from CPU 64 on those of CPU - 64)
+flagged_ids() {
+	awk -v n="$1" -v a="$2" 'BEGIN {
+		for (c = 0; c < n; c++) {
+			id = (16 + 2 * c) % 128
+			ok = id >= 1 && id <= 111 && !(id in seen)
+			if (ok)
+				seen[id] = 1
+			else
+				d[nd++] = c
+			counts = counts (ok ? a : 0) " "
+		}
+		print counts
+		for (i = 0; i < nd; i = j) {
+			for (j = i + 1; j < nd && d[j] == d[j - 1] + 1; j++)
+				;
+			r = r (r == "" ? "" : ", ") (j - 1 > i ? d[i] "-" d[j - 1] : d[i])
+		}
+		print r
+	}'
+}
+mapfile -t flagged64 < <(flagged_ids 64 4)
+check_decode header_v2_flagged_no_hwid_64cpus cpu 64 "${flagged64[0]}" -c 64 -s 1 -a 4 -H none -F
+RUNNER=pipe_run check_decode pipe_header_v2_flagged_no_hwid_64cpus cpu 64 "${flagged64[0]}" -c 64 -s 1 -a 4 -H none -F
+for spec in "header_v2_no_hwid_64cpus:48-63" "header_v2_flagged_no_hwid_64cpus:${flagged64[1]}" \
+	    "pipe_header_v2_flagged_no_hwid_64cpus:${flagged64[1]}"; do
+	name=${spec%%:*}
 	listed "${name}_warning" && continue
-	msg="CS ETM: CPUs 48-63 have no trace ID of their own in the metadata and no HW_ID record: their trace is not decoded"
+	case ${spec#*:} in
+	*[-,]*) msg="CS ETM: CPUs ${spec#*:} have no trace ID of their own in the metadata and no HW_ID record: their trace is not decoded" ;;
+	*) msg="CS ETM: CPU ${spec#*:} has no trace ID of its own in the metadata and no HW_ID record: its trace is not decoded" ;;
+	esac
 	if [ "$(grep -cFx "$msg" "$work/$name.err")" = 1 ]; then
 		pass "${name}_warning"
 	else
@@ -502,6 +535,23 @@ for hops in 14,0,63,1,62,32,31,0,63 35,0,63,1,62,32,31,0,63; do
 	RUNNER=pipe_run check_decode "pipe_per_thread_hops_exec_cpu${hops%%,*}" thread 64 "$counts" \
 		-c 64 -s 2 -t -a 20 -P "$hops"
 done
+# -W 2: a worker thread exits after the parts on CPUs 0 and 1 (sink 0), so
+# the thread's queue is set up before the HW_ID record of CPU 63 shows that
+# sink 1 has trace ID 0x10 too, and then decoded at the thread's EXIT: each
+# part with the map of its sink. The same in file mode, where the records
+# are read ahead.
+hops=0,1,63,62,0
+counts=$(awk -v l="$hops" -v a=20 'BEGIN {
+	k = split(l, h, ","); for (i = 1; i <= k; i++) n[h[i]] += a
+	for (c = 0; c < 64; c++) printf "%d ", n[c] + 0 }')
+RUNNER=pipe_run check_decode pipe_per_thread_overlap_after_setup thread 64 "$counts" \
+	-c 64 -s 2 -t -a 20 -P "$hops" -W 2
+check_decode per_thread_overlap_after_setup thread 64 "$counts" -c 64 -s 2 -t -a 20 -P "$hops" -W 2
+# The AUX record of CPU 1's first part is at offset 2^64 - 8, whose sum with
+# its size wraps: it describes no part of the buffer, which is split into
+# the other parts; CPU 1 decodes its second part only
+RUNNER=pipe_run check_decode pipe_per_thread_aux_offset_wraps thread 4 "$((2 * ATOMS)) $ATOMS $((2 * ATOMS)) $((2 * ATOMS))" \
+	-c 4 -s 2 -t -g 8 -a $ATOMS -B auxwrap
 RUNNER=pipe_run check_decode pipe_unformatted_per_thread thread 4 all:$((2 * ATOMS)) -c 4 -s 4 -t -g 8 -a $ATOMS -U
 RUNNER=pipe_run check_decode pipe_unformatted_per_thread_shared_sink thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS -U
 
@@ -576,6 +626,9 @@ check_error $N 'CS ETM: CPU 1: HW_ID record $(hwval $N 1) (trace ID 0x12) has bi
 check_error bad_num_cpu_zero 'CS ETM: AUXTRACE_INFO: invalid number of CPUs 0' -c 4 -s 1 -B numcpu0
 check_error bad_num_cpu_too_big 'CS ETM: AUXTRACE_INFO: metadata of CPU 4 of 5 is beyond the end of the record' -c 4 -s 1 -B numcpubig
 check_error bad_nr_params 'CS ETM: AUXTRACE_INFO: metadata of CPU 1 of 4: 4096 parameters do not fit in the record' -c 4 -s 1 -B nrparams
+# 2^20 CPUs: refused before their metadata pointers are allocated (the
+# record of 4 CPUs of 10 words holds at most (43 - 3) / 3)
+check_error bad_num_cpu_huge 'CS ETM: AUXTRACE_INFO: 1048576 CPUs do not fit in a record of $((16 + 8 * (3 + 4 * 10))) bytes' -c 4 -s 1 -B numcpuhuge
 check_error bad_magic 'CS ETM Trace: Unrecognised magic number 0x6060606060606060. File could be from a newer version of perf.' -c 4 -s 1 -B magic
 check_error bad_cpu_number 'CS ETM: AUXTRACE_INFO: metadata of CPU 1 of 4: invalid CPU number 65536' -c 4 -s 1 -B cpurange
 check_error bad_auxtrace_size 'CS ETM: AUXTRACE record at file offset $(auxoff bad_auxtrace_size) claims $(auxsz bad_auxtrace_size) bytes of trace, beyond the end of the file' -c 4 -s 1 -B auxbig
@@ -609,6 +662,42 @@ elif gen $name -c 4 -s 1 -a 20 -B auxwrap; then
 else
 	fail $name "csgen failed"
 fi
+# perf report -D prints the metadata of a malformed AUXTRACE_INFO record,
+# also on the error path: only as far as it was checked, never past the
+# record, read from the file (mmap) or from a pipe (a heap buffer, where
+# ASan sees any read past it)
+for name in bad_num_cpu_zero bad_num_cpu_too_big bad_num_cpu_huge bad_nr_params \
+	    bad_magic bad_cpu_number; do
+	# the error line of the check_error of NAME
+	msg=$(sed -n "s/^check_error $name '\\(.*\\)' -c .*/\\1/p" "$here/run.sh")
+	eval "msg=\"$msg\""
+	for mode in file pipe; do
+		check=dump_${mode}_$name
+		listed $check && continue
+		if [ $mode = file ]; then
+			ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+				timeout -s KILL "$TIMEOUT" "${ASAN_PERF:-$perf}" report -D \
+				-i "$work/$name.data" >"$work/$check.out" 2>"$work/$check.err"
+			rc=$?
+		else
+			ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+				timeout -s KILL "$TIMEOUT" "${ASAN_PERF:-$perf}" inject -i "$work/$name.data" \
+				-o - 2>"$work/$check.inject.err" |
+				ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+				timeout -s KILL "$TIMEOUT" "${ASAN_PERF:-$perf}" report -D -i - \
+				>"$work/$check.out" 2>"$work/$check.err"
+			rc=$?
+			cat "$work/$check.inject.err" >>"$work/$check.err"
+		fi
+		if detail=$(crash $rc "$work/$check.err"); then
+			fail $check "$detail"
+		elif [ -z "$msg" ] || ! grep -Fxq "$msg" "$work/$check.err"; then
+			fail $check "exit $rc, no line '$msg': $(head -1 "$work/$check.err")"
+		else
+			pass $check
+		fi
+	done
+done
 # perf record killed or disk full: the file ends inside a trace buffer
 name=cut_in_trace_buffer
 if listed $name; then
@@ -642,7 +731,8 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		    per_thread_uneven_sinks per_thread_hops_exec_cpu14 per_thread_hops_exec_cpu35 \
 		    unformatted_per_cpu unformatted_per_thread \
 		    mixed_formatted_unformatted mixed_formatted_unformatted_per_thread \
-		    bad_hwid_reserved_bits bad_num_cpu_zero bad_num_cpu_too_big bad_nr_params \
+		    bad_hwid_reserved_bits bad_num_cpu_zero bad_num_cpu_too_big bad_num_cpu_huge \
+		    bad_nr_params \
 		    bad_magic bad_cpu_number bad_auxtrace_size cut_in_trace_buffer \
 		    bad_buffer_index bad_buffer_index_timed bad_record_alignment header_v2_no_hwid_64cpus \
 		    header_v2_flagged_no_hwid_64cpus per_thread_buffer_index_65535 \
@@ -676,7 +766,8 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		    pipe_per_thread_two_sinks pipe_unformatted_per_cpu pipe_no_timestamps \
 		    pipe_header_v2_no_hwid_64cpus pipe_mixed_formatted_unformatted \
 		    pipe_per_thread_overlapping_ids pipe_per_thread_hops_exec_cpu14 \
-		    pipe_unformatted_per_thread_shared_sink; do
+		    pipe_unformatted_per_thread_shared_sink pipe_per_thread_aux_offset_wraps \
+		    pipe_per_thread_overlap_after_setup pipe_header_v2_flagged_no_hwid_64cpus; do
 		listed "asan_$name" && continue
 		cp "$work/$name.data" "$work/asan_$name.data"
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -79,6 +79,7 @@ static void parse_hops(const char *list)
 }
 int late_hwid;		/* -R: HW_ID records late in raw order */
 int thread_idx;		/* -I: buffer index of the per-thread buffer */
+int worker_exit;	/* -W: a worker exits after this many parts */
 
 static void usage(void)
 {
@@ -94,6 +95,7 @@ static void usage(void)
 		"              part each, the first being the CPU it was exec'd on; a\n"
 		"              CPU's HW_ID record comes before its first part, as the\n"
 		"              kernel writes it, and the thread exits before the trace\n"
+		"  -W K        with -P: a worker thread exits after the first K parts\n"
 		"  -a A        E atoms per CPU (per-CPU) or per segment (default 200)\n"
 		"  -T K        timestamp every K atoms (default 16, 0: none)\n"
 		"  -n          records carry no CPU (no PERF_SAMPLE_CPU)\n"
@@ -103,7 +105,8 @@ static void usage(void)
 		"  -B KIND     malformed input: major idrange idzero dup chid chsink\n"
 		"              trunc over staticdup nohwid mixminor hwidres mixfmt\n"
 		"              magic cpurange nrparams (apply to CPU 1), minor2\n"
-		"              numcpu0 numcpubig auxbig bigidx strayid oddsize\n"
+		"              numcpu0 numcpubig numcpuhuge (2^20) auxbig bigidx\n"
+		"              strayid oddsize\n"
 		"              nometa (no metadata for the last CPU; its HW_ID\n"
 		"              record and trace stay)\n"
 		"              barrier8 (CPU 1's buffer: a barrier at byte 8, and\n"
@@ -112,11 +115,13 @@ static void usage(void)
 		"              AUX record covers before each part), cfgdiff (CPU 1's\n"
 		"              TRCIDR8 differs, as on big.LITTLE), bigidx15 (CPU 1's\n"
 		"              buffer index 0x8000), auxwrap (CPU 1's AUX record at\n"
-		"              offset 2^64 - 8)\n"
+		"              offset 2^64 - 8; per-thread: that of the second part)\n"
 		"  -p PID      first pid (default 1000, CPU c runs pid PID+c)\n"
 		"  -M          header v1: stock static IDs 0x10+2*cpu in the metadata\n"
 		"              instead of the real ones (as stock perf record writes)\n"
-		"  -F          header v2: legacy IDs flagged with bit 31 (perf 6.3-6.10)\n"
+		"  -F          header v2: legacy IDs flagged with bit 31 (perf 6.3-6.10);\n"
+		"              with -H none the trace IDs are those of a stock 6.1\n"
+		"              kernel: bits 6:0 of 0x10 + 2 * cpu\n"
 		"  -X          a dummy event of another sample_type before cs_etm's\n"
 		"  -U          unformatted trace (per-CPU sinks without formatter)\n"
 		"  -Z N        per-CPU: CPUs from N on got no trace ID: no HW_ID, no trace\n"
@@ -136,7 +141,7 @@ int main(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -172,6 +177,7 @@ int main(int argc, char **argv)
 		case 'P': parse_hops(optarg); break;
 		case 'R': late_hwid = 1; break;
 		case 'I': thread_idx = atoi(optarg); break;
+		case 'W': worker_exit = atoi(optarg); break;
 		default: usage();
 		}
 	}
@@ -184,6 +190,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "csgen: warning: header v2 without HW_ID records\n");
 	if (!segments)
 		segments = 2 * nr_cpus;
+	if (worker_exit && !nr_hops)
+		die("-W needs a hop list (-P)");
 	if (nr_hops) {
 		int i;
 

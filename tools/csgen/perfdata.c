@@ -293,6 +293,8 @@ void put_auxtrace_info(void)
 		buf_u64(&data, (u64)PMU_TYPE << 32);
 	else if (!strcmp(bad, "numcpubig"))
 		buf_u64(&data, ((u64)PMU_TYPE << 32) | (nr_cpus + 1));
+	else if (!strcmp(bad, "numcpuhuge"))
+		buf_u64(&data, ((u64)PMU_TYPE << 32) | 0x100000);
 	else
 		buf_u64(&data, ((u64)PMU_TYPE << 32) | meta_cpus);
 	buf_u64(&data, 0);	/* not snapshot */

@@ -284,7 +284,9 @@ void gen_per_thread(void)
 			fmt_barrier(&trace);
 		fmt_interleave(&f, &s, 1);
 		fmt_finish(&f);
-		put_aux(thread_pid, c, start, trace.len - start, 0);
+		/* -B auxwrap: an AUX offset whose sum with the size wraps */
+		put_aux(thread_pid, c, k == 1 && !strcmp(bad, "auxwrap") ? -8ULL : start,
+			trace.len - start, 0);
 		free(s.data.p);
 	}
 	put_auxtrace(&trace, thread_idx, thread_pid, -1, 0x1000);
@@ -299,7 +301,10 @@ void gen_per_thread(void)
  * CPU of it in turn. As the kernel writes them, the HW_ID record of a CPU
  * comes when the event first starts there, just before that CPU's first
  * part, and CPUs the thread never ran on have none. The thread exits before
- * perf writes the AUX buffer, so perf decodes it at the EXIT record.
+ * perf writes the AUX buffer, so perf decodes it at the EXIT record. With
+ * -W K a worker thread it started exits after its first K parts: in pipe
+ * mode perf sets up its queues at that EXIT record, before the HW_ID
+ * records of the later parts.
  */
 void gen_per_thread_hops(void)
 {
@@ -337,6 +342,9 @@ void gen_per_thread_hops(void)
 		fmt_finish(&f);
 		put_aux(thread_pid, c, start, trace.len - start, 0);
 		free(s.data.p);
+		/* -W K: a worker thread exits after the first K parts */
+		if (k + 1 == worker_exit)
+			put_exit(thread_pid + 1, c);
 	}
 	put_exit(thread_pid, hop_cpu[nr_hops - 1]);
 	put_auxtrace(&trace, 0, thread_pid, -1, 0x1000);
