@@ -6,7 +6,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 HOST_PKGS=(build-essential bc bison flex libssl-dev libelf-dev libdw-dev
-	zlib1g-dev python3 xz-utils rsync cpio kmod git ccache
+	zlib1g-dev libzstd-dev python3 xz-utils rsync cpio kmod git ccache
 	gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-system-arm
 	sparse coccinelle ocaml-nox libopencsd-dev libopencsd-bin linux-source-6.1
 	device-tree-compiler python3-ply python3-git time file)

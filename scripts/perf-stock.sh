@@ -8,7 +8,14 @@ set -uo pipefail
 V=$(base_version)
 out=$CACHE/perf-stock-$V
 src=$CACHE/perf-stock-src-$V
-[ -x "$out/perf" ] && exit 0
+# A stock perf built before libzstd-dev was installed can't read perf
+# record -z files: build it again.
+if [ -x "$out/perf" ]; then
+	if grep -q 'NEEDED.*libzstd' <(readelf -d "$out/perf") || [ ! -e /usr/include/zstd.h ]; then
+		exit 0
+	fi
+	rm -rf "$out"
+fi
 if [ ! -d "$src/tools/perf" ]; then
 	rm -rf "$src" && mkdir -p "$src"
 	git --git-dir="$CACHE/base-$V.git" archive base tools scripts include arch/arm64 \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Build perf for the host with CoreSight decoding (Debian's libopencsd) and
-# check that the OpenCSD decoder really is compiled in.
+# check that the OpenCSD decoder and zstd (perf record -z) are compiled in.
 #
 # Usage: perf.sh [TREE [OUTDIR [NAME [MAKE_ARGS...]]]]   default: the series tree
 set -uo pipefail
@@ -41,5 +41,12 @@ else
 	result FAIL "$name has the OpenCSD decoder" \
 		"not linked with libopencsd: apt-get install -y libopencsd-dev, then rebuild (log: $log)"
 	exit 1
+fi
+# perf record -z files (PERF_RECORD_COMPRESSED) need zstd
+if grep -q 'NEEDED.*libzstd' <(readelf -d "$out/perf"); then
+	result PASS "$name reads perf record -z files (zstd)"
+else
+	result FAIL "$name reads perf record -z files (zstd)" \
+		"not linked with libzstd: apt-get install -y libzstd-dev, then rebuild (log: $log)"
 fi
 exit "$FAILED"

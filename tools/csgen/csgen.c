@@ -78,6 +78,7 @@ static void parse_hops(const char *list)
 	}
 }
 int late_hwid;		/* -R: HW_ID records late in raw order */
+int compress;		/* -z: ring buffer records compressed (perf record -z) */
 int thread_idx;		/* -I: buffer index of the per-thread buffer */
 int worker_exit;	/* -W: a worker exits after this many parts */
 
@@ -129,6 +130,10 @@ static void usage(void)
 		"              own buffer in the file (after buffers that hold its trace)\n"
 		"              but keeps its early timestamp\n"
 		"  -I IDX      per-thread: buffer index of the AUXTRACE record (default 0)\n"
+		"  -z          as perf record -z: the records other than AUXTRACE,\n"
+		"              AUXTRACE_INFO and FINISHED_ROUND in PERF_RECORD_COMPRESSED\n"
+		"              records (zstd, sizes not padded), a COMPRESSED feature;\n"
+		"              -L lists the offsets before compression\n"
 		"  -L          print 'cpu C sink SINKID id TRACEID pid PID' per CPU and\n"
 		"              'hwid cpu C offset OFFSET value VALUE' per HW_ID record,\n"
 		"              'auxtrace cpu C offset OFFSET size SIZE' per AUXTRACE record,\n"
@@ -141,7 +146,7 @@ int main(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:z")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -178,6 +183,7 @@ int main(int argc, char **argv)
 		case 'R': late_hwid = 1; break;
 		case 'I': thread_idx = atoi(optarg); break;
 		case 'W': worker_exit = atoi(optarg); break;
+		case 'z': compress = 1; break;
 		default: usage();
 		}
 	}

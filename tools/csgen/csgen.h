@@ -44,6 +44,7 @@ extern int barrier, legacy_meta, list_topology;
 extern int flagged_meta, extra_event, unformatted;
 extern int nr_traced;		/* -Z: CPUs from this one on got no trace ID */
 extern int hop_cpu[MAX_HOPS], nr_hops;	/* -P: the CPUs of the per-thread parts */
+extern int compress;		/* -z: ring buffer records compressed (perf record -z) */
 extern int late_hwid;		/* -R: HW_ID records late in raw order */
 extern int thread_idx;		/* -I: buffer index of the per-thread buffer */
 extern int worker_exit;		/* -W: a worker exits after this many parts */

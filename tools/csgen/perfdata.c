@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "csgen.h"
 
@@ -15,11 +16,13 @@
 #define REC_AUXTRACE_INFO	70
 #define REC_AUXTRACE		71
 #define REC_FINISHED_ROUND	68
+#define REC_COMPRESSED		81
 #define AUXTRACE_CS_ETM		3
 
 /* perf.data features */
 #define FEAT_NRCPUS		7
 #define FEAT_AUXTRACE		18
+#define FEAT_COMPRESSED		27
 
 /* cs_etm metadata */
 #define ETMV4_MAGIC		0x4040404040404040ULL
@@ -335,16 +338,120 @@ void put_finished_round(void)
 	rec_end(&r);
 }
 
+/*
+ * -z: perf record -z. The records perf record reads from the ring buffers go
+ * into PERF_RECORD_COMPRESSED records: one zstd stream for the session, each
+ * write compressed into records of at most 64 KiB of compressed data, whose
+ * sizes are not padded, so every record after one is at any file offset.
+ * AUXTRACE records (and their trace), AUXTRACE_INFO and FINISHED_ROUND are
+ * written outside the ring buffers, as they are.
+ */
+#define COMP_MAX_RECORD		(65536 - 8 - 1)	/* builtin-record.c zstd_compress() */
+#define COMP_MMAP_LEN		((128 + 1) * 4096)	/* perf record's default */
+
+static ZSTD_CStream *cstream;
+static u64 comp_in, comp_out, comp_max_write;
+
+/* One write of perf record: zstd_compress_stream_to_records() of 6.1 */
+static void compress_write(struct buf *out, const u8 *src, size_t len)
+{
+	ZSTD_inBuffer in = { src, len, 0 };
+	u8 rec[8 + COMP_MAX_RECORD];
+
+	if (len > comp_max_write)
+		comp_max_write = len;
+	comp_in += len;
+	while (in.pos < in.size) {
+		ZSTD_outBuffer o = { rec + 8, COMP_MAX_RECORD, 0 };
+		struct perf_event_header h = { .type = REC_COMPRESSED };
+		size_t ret = ZSTD_compressStream(cstream, &o, &in);
+
+		ZSTD_flushStream(cstream, &o);
+		if (ZSTD_isError(ret))
+			die("zstd: %s", ZSTD_getErrorName(ret));
+		h.size = 8 + o.pos;
+		memcpy(rec, &h, sizeof(h));
+		buf_put(out, rec, h.size);
+		comp_out += h.size;
+	}
+}
+
+/*
+ * The ring buffer records between two records written outside it: perf
+ * record writes them in two parts when they wrap around the end of the
+ * ring buffer. Cut them there at a byte that is no record boundary, so that
+ * a record starts in one compressed record and ends in the next.
+ */
+static void compress_ring(struct buf *out, const u8 *src, size_t len)
+{
+	size_t cut = (len / 2) | 1;
+
+	if (len < 16) {
+		compress_write(out, src, len);
+		return;
+	}
+	compress_write(out, src, cut);
+	compress_write(out, src + cut, len - cut);
+}
+
+static int outside_ring(u32 type)
+{
+	return type == REC_AUXTRACE_INFO || type == REC_AUXTRACE || type == REC_FINISHED_ROUND;
+}
+
+/* Rewrite the data section as perf record -z writes it */
+static void compress_data(void)
+{
+	struct buf out = { 0 };
+	size_t pos = 0, ring = 0, n = 0;
+
+	cstream = ZSTD_createCStream();
+	if (!cstream || ZSTD_isError(ZSTD_initCStream(cstream, 1)))
+		die("zstd: cannot create a compression stream");
+	while (pos < data.len) {
+		struct perf_event_header h;
+		size_t size;
+
+		memcpy(&h, data.p + pos, sizeof(h));
+		size = h.size;
+		if (!outside_ring(h.type)) {
+			pos += size;
+			continue;
+		}
+		if (pos > ring)
+			compress_ring(&out, data.p + ring, pos - ring);
+		if (h.type == REC_AUXTRACE) {
+			size += *(u64 *)(data.p + pos + 8);
+			if (size > data.len - pos)
+				die("-z: AUXTRACE record of %zu bytes beyond the data", size);
+			index_off[n++] = data_offset + out.len;
+		}
+		buf_put(&out, data.p + pos, size);
+		pos += size;
+		ring = pos;
+	}
+	if (pos > ring)
+		compress_ring(&out, data.p + ring, pos - ring);
+	if (n != nr_index)
+		die("-z: %zu AUXTRACE records, %llu indexed", n, (unsigned long long)nr_index);
+	ZSTD_freeCStream(cstream);
+	free(data.p);
+	data = out;
+}
+
 void write_file(void)
 {
 	struct perf_event_attr attr, dummy;
 	struct buf file = { 0 };
 	u64 nr_attrs = extra_event ? 2 : 1;
 	u64 attr_off = 104, attr_sz = PERF_ATTR_SIZE_VER7 + 16;
-	u64 feat_off, nrcpus_off, aux_off, aux_sz;
+	u64 feat_off, nrcpus_off, aux_off, aux_sz, comp_off;
 	u64 features[4] = { 0 };
 	FILE *f;
 	u64 i;
+
+	if (compress)
+		compress_data();
 
 	memset(&attr, 0, sizeof(attr));
 	attr.type = PMU_TYPE;
@@ -379,7 +486,8 @@ void write_file(void)
 	buf_u64(&file, data.len);
 	buf_u64(&file, 0);
 	buf_u64(&file, 0);
-	features[0] = (1ULL << FEAT_NRCPUS) | (1ULL << FEAT_AUXTRACE);
+	features[0] = (1ULL << FEAT_NRCPUS) | (1ULL << FEAT_AUXTRACE) |
+		      (compress ? 1ULL << FEAT_COMPRESSED : 0);
 	buf_put(&file, features, sizeof(features));
 	/* attrs, then their event IDs */
 	if (extra_event) {
@@ -397,21 +505,38 @@ void write_file(void)
 		buf_u8(&file, 0);
 	buf_put(&file, data.p, data.len);
 
-	/* feature sections: table, then NRCPUS, then AUXTRACE index */
+	/* feature sections: table, then NRCPUS, AUXTRACE index, COMPRESSED */
 	feat_off = file.len;
-	nrcpus_off = feat_off + 2 * 16;
+	nrcpus_off = feat_off + (compress ? 3 : 2) * 16;
 	aux_off = nrcpus_off + 8;
 	aux_sz = 8 + nr_index * 16;
+	comp_off = aux_off + aux_sz;
 	buf_u64(&file, nrcpus_off);
 	buf_u64(&file, 8);
 	buf_u64(&file, aux_off);
 	buf_u64(&file, aux_sz);
+	if (compress) {
+		buf_u64(&file, comp_off);
+		buf_u64(&file, 5 * 4);
+	}
 	buf_u32(&file, nr_cpus);
 	buf_u32(&file, nr_cpus);
 	buf_u64(&file, nr_index);
 	for (i = 0; i < nr_index; i++) {
 		buf_u64(&file, index_off[i]);
 		buf_u64(&file, 48);	/* size of the AUXTRACE record header */
+	}
+	if (compress) {
+		/* what header.c's process_compressed() reads */
+		u64 mmap_len = COMP_MMAP_LEN;
+
+		while (mmap_len < comp_max_write)
+			mmap_len *= 2;
+		buf_u32(&file, 1);			/* comp_ver */
+		buf_u32(&file, 1);			/* comp_type: PERF_COMP_ZSTD */
+		buf_u32(&file, 1);			/* comp_level */
+		buf_u32(&file, comp_out ? comp_in / comp_out : 1);	/* comp_ratio */
+		buf_u32(&file, mmap_len);		/* comp_mmap_len */
 	}
 
 	f = fopen(out_path, "wb");
