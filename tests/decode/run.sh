@@ -115,6 +115,11 @@ misoff() { awk '$1 == "misaligned" { print $3; exit }' "$work/$1.gen"; }
 auxoff() { awk '$1 == "auxtrace" { print $5; exit }' "$work/$1.gen"; }
 auxsz() { awk '$1 == "auxtrace" { print $7; exit }' "$work/$1.gen"; }
 hwoff() { awk -v c="$2" '$1 == "hwid" && $3 == c { print $5; exit }' "$work/$1.gen"; }
+# dataend NAME: the end of the data section of NAME's file (its header's
+# data offset plus size, u64s at bytes 40 and 48)
+dataend() {
+	od -An -t u8 -j 40 -N 16 "$work/$1.data" | awk '{ printf "%#x", $1 + $2 }'
+}
 
 # attribution NAME MODE NCPUS PER_CPU_EXPECTED
 #   MODE cpu:    sample of func_cpu<c> must be on CPU c with pid PID_BASE+c
@@ -641,6 +646,12 @@ check_error bad_buffer_index_timed 'CS ETM: AUXTRACE record of CPU 1: invalid bu
 # found by fuzzing: a record size that is not a multiple of 8 made the
 # read-ahead access misaligned records (UBSan)
 check_error bad_record_alignment 'CS ETM: record at file offset $(misoff bad_record_alignment) is not 8-byte aligned: the size of the record before it is corrupt' -c 4 -s 1 -B oddsize
+# an AUXTRACE index entry far beyond the file: perf_session__peek_event()
+# returned a pointer there into the mapped file
+check_error bad_index_offset 'CS ETM: record at file offset 0x10000000000 is outside the data, which ends at $(dataend bad_index_offset): the file is cut short or corrupt' -c 4 -s 1 -B idxoff
+# an AUX record that ends before its sample ID: evsel__parse_sample() read
+# the ID from the bytes before the record
+check_error bad_aux_record_size 'CS ETM: AUX record of size 32 is too short for its sample ID' -c 4 -s 1 -B shortaux
 # found by fuzzing: an AUX record whose offset plus size wraps matched the
 # buffer and gave it a data pointer out of the file (UBSan). It matches no
 # buffer: perf says so and decodes the other CPUs' buffers
@@ -735,6 +746,7 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		    bad_nr_params \
 		    bad_magic bad_cpu_number bad_auxtrace_size cut_in_trace_buffer \
 		    bad_buffer_index bad_buffer_index_timed bad_record_alignment header_v2_no_hwid_64cpus \
+		    bad_index_offset bad_aux_record_size \
 		    header_v2_flagged_no_hwid_64cpus per_thread_buffer_index_65535 \
 		    unformatted_per_thread_no_cpu unformatted_per_thread_no_cpu_configs_differ \
 		    barrier_at_byte_8 hwid_after_buffer; do

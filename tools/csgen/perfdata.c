@@ -35,6 +35,8 @@
 
 static struct buf data;		/* the data section */
 u64 data_offset;		/* file offset of the data section */
+/* -B idxoff: an AUXTRACE index offset 1 TiB into a file of a few KiB */
+#define IDXOFF_BAD	0x10000000000ULL
 static u64 index_off[4096], nr_index;
 static u64 now = 1000000000ULL;
 static u64 next_time;
@@ -239,7 +241,9 @@ void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 	buf_u64(&data, size);
 	/* PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW: unformatted trace */
 	buf_u64(&data, raw ? 0x0100 : 0);
-	put_sample_id(&data, pid, pid, cpu);
+	/* -B shortaux: CPU 1's AUX record ends before its sample ID */
+	if (cpu != 1 || strcmp(bad, "shortaux"))
+		put_sample_id(&data, pid, pid, cpu);
 	rec_end(&r);
 }
 
@@ -523,7 +527,9 @@ void write_file(void)
 	buf_u32(&file, nr_cpus);
 	buf_u64(&file, nr_index);
 	for (i = 0; i < nr_index; i++) {
-		buf_u64(&file, index_off[i]);
+		/* -B idxoff: the second entry points far beyond the file */
+		buf_u64(&file, i == 1 && !strcmp(bad, "idxoff") ?
+			IDXOFF_BAD : index_off[i]);
 		buf_u64(&file, 48);	/* size of the AUXTRACE record header */
 	}
 	if (compress) {
