@@ -50,7 +50,8 @@ GUEST_MEM=2048
 DEBUG_RUNS=(board16)
 DEBUG_MAX_SMP=16
 DEBUG_TIMEOUT_X=3
-DEBUG_DATA_PAGES=128
+DEBUG_DATA_PAGES=512
+DEBUG_PERIOD_X=4
 # kmemleak scans every struct page: half the memory, half the scan time
 DEBUG_MEM=1024
 BOARD_MEM=$GUEST_MEM
@@ -224,8 +225,14 @@ boot() {
 		fi
 		timeout=$((timeout * DEBUG_TIMEOUT_X))
 		# perf reads its data buffers late on this slow kernel: 16
-		# pages lost HW_ID records
+		# pages lost HW_ID records, 128 pages one in a snapshot session
 		append+=" board.data=$DEBUG_DATA_PAGES printk.time=1"
+		# its sessions last longer, so its sources write less often:
+		# at board16's 8 ms a sink gathered more than its CPUs' AUX
+		# buffers hold (4 MiB) and cut the trace
+		if [[ $append =~ period_us=([0-9]+) ]]; then
+			append=${append/period_us=${BASH_REMATCH[1]}/period_us=$((BASH_REMATCH[1] * DEBUG_PERIOD_X))}
+		fi
 	fi
 	rm -rf "$dir"
 	mkdir -p "$dir/out"
