@@ -18,7 +18,7 @@ n=$(nproc)
 h=$((n / 2))
 session_begin thread
 echo "board: perf record --per-thread of hop on CPUs 0 $((n - 1)) 1 $((n - 2)) $h $((h - 1)) 0 $((n - 1))"
-/root/perf record -e cs_etm/contextid/ --per-thread -m "16,${aux:-128}" -o "$out/thread.data" -- \
+/root/perf record -e cs_etm/contextid/ --per-thread -m "${data:-64},${aux:-128}" -o "$out/thread.data" -- \
 	/root/hop 20 0 $((n - 1)) 1 $((n - 2)) $h $((h - 1)) 0 $((n - 1)) >"$out/thread.log" 2>&1
 echo "exit $?" >>"$out/thread.log"
 session_end thread

@@ -11,7 +11,7 @@
 n=$(nproc)
 session_begin snap
 echo "board: perf record -e cs_etm// -a --snapshot=e, SIGUSR2 three times"
-/root/perf record -e cs_etm// -a --snapshot=e -m "16,${aux:-128}" -o "$out/snap.data" -- \
+/root/perf record -e cs_etm// -a --snapshot=e -m "${data:-64},${aux:-128}" -o "$out/snap.data" -- \
 	sh -c "while [ ! -e /tmp/stop-snap ]; do sleep 1; done" >"$out/snap.log" 2>&1 &
 snap_pid=$!
 snaps=0
