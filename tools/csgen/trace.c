@@ -247,6 +247,34 @@ void gen_per_cpu(void)
 	put_finished_round();
 }
 
+/*
+ * Part @k of a per-thread buffer, run on CPU @c: its trace appended to
+ * @trace (formatted with the CPU's ID, or raw for a raw sink) and its AUX
+ * record, which names @aux_off as its offset (@start but for -B auxwrap).
+ */
+static void put_thread_part(struct buf *trace, int c, int k, u64 start,
+			    u64 aux_off)
+{
+	struct stream s;
+	struct fmt f;
+	int raw = raw_cpu(c);
+
+	memset(&s, 0, sizeof(s));
+	s.id = trace_id(c);
+	etm_part(&s.data, c, k, atoms);
+	if (raw) {
+		raw_data(trace, &s.data);
+	} else {
+		fmt_init(&f, trace);
+		if (barrier)
+			fmt_barrier(trace);
+		fmt_interleave(&f, &s, 1);
+		fmt_finish(&f);
+	}
+	put_aux(thread_pid, c, raw ? start : aux_off, trace->len - start, raw);
+	free(s.data.p);
+}
+
 void gen_per_thread(void)
 {
 	struct buf trace = { 0 };
@@ -260,8 +288,6 @@ void gen_per_thread(void)
 
 	/* The thread runs on each CPU in turn: one AUX record each time */
 	for (k = 0; k < segments; k++) {
-		struct fmt f;
-		struct stream s;
 		u64 start = trace.len;
 
 		c = k % nr_cpus;
@@ -270,30 +296,14 @@ void gen_per_thread(void)
 			buf_put(&trace, (u8[8]){ 0 }, 8);
 			start = trace.len;
 		}
-		memset(&s, 0, sizeof(s));
-		s.id = trace_id(c);
-		etm_part(&s.data, c, k, atoms);
-		if (raw_cpu(c)) {
-			raw_data(&trace, &s.data);
-			put_aux(thread_pid, c, start, trace.len - start, 1);
-			free(s.data.p);
-			continue;
-		}
-		fmt_init(&f, &trace);
-		if (barrier)
-			fmt_barrier(&trace);
-		fmt_interleave(&f, &s, 1);
-		fmt_finish(&f);
 		/* -B auxwrap: an AUX offset whose sum with the size wraps */
-		put_aux(thread_pid, c, k == 1 && !strcmp(bad, "auxwrap") ? -8ULL : start,
-			trace.len - start, 0);
-		free(s.data.p);
+		put_thread_part(&trace, c, k, start,
+				k == 1 && !strcmp(bad, "auxwrap") ? -8ULL : start);
 	}
 	put_auxtrace(&trace, thread_idx, thread_pid, -1, 0x1000);
 	free(trace.p);
 	put_finished_round();
 }
-
 
 /*
  * -P: a workload that moves itself from CPU to CPU, as on a real board. The
@@ -318,30 +328,13 @@ void gen_per_thread_hops(void)
 
 	for (k = 0; k < nr_hops; k++) {
 		int c = hop_cpu[k];
-		struct fmt f;
-		struct stream s;
 		u64 start = trace.len;
 
 		if (!started[c]) {
 			started[c] = 1;
 			put_hw_id(thread_pid, c);
 		}
-		memset(&s, 0, sizeof(s));
-		s.id = trace_id(c);
-		etm_part(&s.data, c, k, atoms);
-		if (raw_cpu(c)) {
-			raw_data(&trace, &s.data);
-			put_aux(thread_pid, c, start, trace.len - start, 1);
-			free(s.data.p);
-			continue;
-		}
-		fmt_init(&f, &trace);
-		if (barrier)
-			fmt_barrier(&trace);
-		fmt_interleave(&f, &s, 1);
-		fmt_finish(&f);
-		put_aux(thread_pid, c, start, trace.len - start, 0);
-		free(s.data.p);
+		put_thread_part(&trace, c, k, start, start);
 		/* -W K: a worker thread exits after the first K parts */
 		if (k + 1 == worker_exit)
 			put_exit(thread_pid + 1, c);
