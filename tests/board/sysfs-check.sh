@@ -17,6 +17,16 @@ work=$dir/sysfs-decode
 failed=0
 pass() { echo "PASS sysfs: $1"; }
 fail() { printf 'FAIL sysfs: %s\t%s\n' "$1" "$2"; failed=1; }
+# The functions of both awk programs below: hex(), pass(), fail(), check()
+AWK_LIB='function hex(s,   i, v) {
+	v = 0; s = tolower(s); sub(/^0x/, "", s)
+	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
+function pass(n) { print "PASS sysfs: " n }
+function fail(n, d) { printf "FAIL sysfs: %s\t%s\n", n, d; failed = 1 }
+function check(ok, n, d) { if (ok) pass(n); else fail(n, d) }
+'
 
 if ! grep -q '^done$' "$facts" 2>/dev/null || grep -q '^error' "$facts"; then
 	fail "guest scenario: every enable, disable and reset written" \
@@ -26,15 +36,7 @@ fi
 pass "guest scenario: every enable, disable and reset written"
 
 # ---- the IDs sysfs showed ----
-awk '
-function hex(s,   i, v) {
-	v = 0; s = tolower(s); sub(/^0x/, "", s)
-	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-	return v
-}
-function pass(n) { print "PASS sysfs: " n }
-function fail(n, d) { printf "FAIL sysfs: %s\t%s\n", n, d; failed = 1 }
-function check(ok, n, d) { if (ok) pass(n); else fail(n, d) }
+awk "$AWK_LIB"'
 $1 == "cmd" { cmd[$2] = $3; next }
 $1 != "id" { next }
 {
@@ -122,15 +124,7 @@ pass "OpenCSD decodes the sink trace"
 
 # ID, CONTEXTID of every address-with-context packet; the CPU of each
 # CONTEXTID from the marker PIDs ("etm CPU SINK ID BYTES ATOMS PID")
-awk -v ids="$dir/sysfs.ids" '
-function hex(s,   i, v) {
-	v = 0; s = tolower(s); sub(/^0x/, "", s)
-	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-	return v
-}
-function pass(n) { print "PASS sysfs: " n }
-function fail(n, d) { printf "FAIL sysfs: %s\t%s\n", n, d; failed = 1 }
-function check(ok, n, d) { if (ok) pass(n); else fail(n, d) }
+awk -v ids="$dir/sysfs.ids" "$AWK_LIB"'
 FILENAME ~ /stats$/ && $1 == "etm" { cpu_of[$7] = $2; next }
 FILENAME ~ /ids$/ { shown[$1] = hex($2); next }
 /^Idx:[0-9]+; ID:[0-9a-fA-F]+;/ {
