@@ -17,8 +17,8 @@ test:			## every test; ends with "N passed, N failed"
 ci:			## test, plus the bisect build, the KASAN/lockdep KUnit run and make board-debug
 	@bash $(S)/test.sh --ci
 
-apply:			## apply patches/ onto the base in build/linux
-	@bash $(S)/base.sh && bash $(S)/series.sh apply
+apply:			## install what is missing, then apply patches/ onto the base in build/linux
+	@bash $(S)/deps.sh && bash $(S)/base.sh && bash $(S)/series.sh apply
 
 export:			## turn build/linux's commits since the base into patches/
 	@bash $(S)/series.sh export

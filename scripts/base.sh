@@ -29,8 +29,8 @@ make_base_repo() (
 		git --git-dir="$REPO" --work-tree="$unpack" commit -q \
 		-m "Linux $(make -s -C "$unpack" kernelversion) from Debian linux-source-6.1 $V"
 	git --git-dir="$REPO" branch -M base
-	git --git-dir="$REPO" repack -q -a -d
-	git --git-dir="$REPO" prune-packed
+	# no repack: its delta search over 75,000 objects took minutes on
+	# two cores, and clones share the loose objects (git clone --shared)
 	rm -rf "$unpack"
 	echo "$V" >"$REPO/csid-version"
 )

@@ -13,6 +13,17 @@
 # Documentation and MAINTAINERS build nothing. The configurations are made
 # once, and again after a patch that changes a Kconfig file.
 #
+# The builds start from the object directories that make test's steps left
+# in build/linux at the tip of the series (seeding): the board's guest
+# kernel for arm64 (the bisect's configuration is the board's plus
+# CoreSight as modules and the KUnit suites, so that only what those
+# options change is built again), the 32-bit arm W=1 objects of lint (the
+# bisect builds them with W=1 too: the same commands), and the host perf.
+# The worktree is checked out at the tip with build/linux's file times
+# (sync_times), so the copies are as up to date there as in build/linux;
+# each patch then rebuilds what it changes against the tip. Without a seed
+# (make bisect alone, or build/linux edited), it builds from scratch.
+#
 # Usage: bisect.sh [REV]   the patches after REV (default: all, from base)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -23,19 +34,85 @@ ADIR=.build-bisect-arm32
 CS=drivers/hwtracing/coresight
 ARM64_ONLY="^$CS/coresight-(etm4x|trbe)"
 
+PERF_OUT=$BUILD/perf-bisect
+# the arm64 configuration: the board's guest kernel's, CoreSight as modules
+ARM64_CONFIG=$BUILD/bisect-arm64.config
+cat "$TOP/configs/arm64-board.config" "$TOP/configs/arm64-coresight-modules.config" \
+	>"$ARM64_CONFIG.tmp" || exit 1
+cmp -s "$ARM64_CONFIG.tmp" "$ARM64_CONFIG" && rm "$ARM64_CONFIG.tmp" ||
+	mv "$ARM64_CONFIG.tmp" "$ARM64_CONFIG"
+
 if [ ! -e "$TREE/.git" ]; then
 	git -C "$KSRC" worktree prune
-	git -C "$KSRC" worktree add -q --detach "$TREE" base || exit 1
+	git -C "$KSRC" worktree add -q --detach "$TREE" HEAD || exit 1
 fi
 
-# configure MAKEFN ODIR FRAGMENT: allnoconfig plus FRAGMENT, when ODIR has
-# no configuration, FRAGMENT changed, or the patch changed a Kconfig file
+# copy_perf_odir FROM TO: perf's build records absolute paths (its
+# commands, its dependency lists): a copy of FROM, built in build/linux,
+# gets them rewritten to the worktree's and to TO, with their times kept
+copy_perf_odir() {
+	[ -x "$1/perf" ] || return 1
+	rm -rf "$2" && cp -a "$1" "$2" || return
+	python3 - "$2" "$KSRC/" "$TREE/" "$1" "$2" <<'PY'
+import os, sys
+top, pairs = sys.argv[1], [(a.encode(), b.encode()) for a, b in
+                            ((sys.argv[2], sys.argv[3]), (sys.argv[4], sys.argv[5]))]
+for root, dirs, files in os.walk(top):
+    for f in files:
+        p = os.path.join(root, f)
+        if os.path.islink(p):
+            continue
+        with open(p, "rb") as fh:
+            data = fh.read()
+        if b"\0" in data[:8192] or not any(a in data for a, _ in pairs):
+            continue
+        st = os.stat(p)
+        for a, b in pairs:
+            data = data.replace(a, b)
+        with open(p, "wb") as fh:
+            fh.write(data)
+        os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+PY
+}
+
+# seed: the worktree at build/linux's HEAD with its file times, and copies
+# of its object directories; each patch's build is then incremental
+seed() {
+	local tip
+	tip=$(git -C "$KSRC" rev-parse HEAD) &&
+		git -C "$TREE" checkout -q -f --detach "$tip" &&
+		sync_times "$TREE" || return
+	if seed_odir "$TREE" .build-board "$ODIR"; then
+		echo "arm64: from build/linux's $(basename .build-board)"
+	else
+		rm -rf "${TREE:?}/$ODIR"
+	fi
+	if seed_odir "$TREE" "$ARM32_DIR" "$ADIR"; then
+		echo "arm: from build/linux's $ARM32_DIR"
+	else
+		rm -rf "${TREE:?}/$ADIR"
+	fi
+	if copy_perf_odir "$PERF_DIR" "$PERF_OUT"; then
+		echo "perf: from $PERF_DIR"
+	else
+		rm -rf "$PERF_OUT"
+	fi
+}
+run_step "bisect: seed the worktree from build/linux's builds" "$LOGDIR/bisect-seed.log" seed ||
+	die "cannot check out $TREE"
+sed 's/^/    /' "$LOGDIR/bisect-seed.log"
+
+# configure MAKEFN ODIR FRAGMENT: allnoconfig plus FRAGMENT, at the first
+# build of ODIR in this run, and after a patch that changed a Kconfig file
+# (a seeded directory holds the configuration it was copied with: each
+# directory is configured once per run)
+declare -A configured=()
 configure() {
 	local KSRC=$TREE
-	if [ "$TREE/$2/.config" -nt "$3" ] && ! grep -q 'Kconfig' <<<"$files"; then
+	if [ -n "${configured[$2]:-}" ] && ! grep -q 'Kconfig' <<<"$files"; then
 		return 0
 	fi
-	"$1" O="$2" KCONFIG_ALLCONFIG="$3" allnoconfig
+	"$1" O="$2" KCONFIG_ALLCONFIG="$3" allnoconfig && configured[$2]=1
 }
 
 # dirs ODIR: the kernel directories to build after this patch, of those that
@@ -65,7 +142,7 @@ build_arm64() {
 		targets=(modules)
 	fi
 	echo "arm64: ${targets[*]}"
-	configure kmake_arm64 "$ODIR" "$TOP/configs/arm64-coresight-modules.config" &&
+	configure kmake_arm64 "$ODIR" "$ARM64_CONFIG" &&
 		with_build_lock kmake_arm64 O="$ODIR" "${targets[@]}"
 }
 
@@ -74,12 +151,13 @@ build_arm32() {
 	mapfile -t targets < <(dirs "$ADIR")
 	[ ${#targets[@]} -gt 0 ] || targets=("$CS/")
 	echo "arm: ${targets[*]}"
+	# W=1 as lint builds them (lint's objects seed this directory)
 	configure kmake_arm32 "$ADIR" "$TOP/configs/arm32-coresight.config" &&
-		with_build_lock kmake_arm32 O="$ADIR" "${targets[@]}"
+		with_build_lock kmake_arm32 O="$ADIR" W=1 "${targets[@]}"
 }
 
 build_perf() {
-	CSID_RESULTS=/dev/null bash "$TOP/scripts/perf.sh" "$TREE" "$BUILD/perf-bisect" "perf-bisect-$i"
+	CSID_RESULTS=/dev/null bash "$TOP/scripts/perf.sh" "$TREE" "$PERF_OUT" "perf-bisect-$i"
 }
 
 from=${1:-base}

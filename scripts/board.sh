@@ -73,6 +73,15 @@ set_variant() {
 	[ "$VARIANT" != debug ] || GUEST_MEM=$DEBUG_MEM
 	KCONFIGS=("$TOP/configs/arm64-board.config")
 	[ -z "$VARIANT" ] || KCONFIGS+=("$TOP/configs/arm64-board-$VARIANT.config")
+	KTARGETS=(Image modules)
+	# One KASAN/lockdep kernel for make ci: the debug variant also has
+	# the series' KUnit suites, which kunit.sh debug runs on it with
+	# kunit.py exec (Image.gz); the board's boots pass kunit.enable=0
+	if [ "$VARIANT" = debug ]; then
+		KCONFIGS+=("$KSRC/drivers/hwtracing/coresight/.kunitconfig"
+			   "$TOP/kunit/debug.kunitconfig")
+		KTARGETS+=(Image.gz)
+	fi
 	mkdir -p "$GUEST" "$LOGDIR"
 }
 set_variant
@@ -92,7 +101,7 @@ build_kernel() {
 		echo "config: '$line' of ${KCONFIGS[*]} is not in $KBUILD/.config"
 		missing=1
 	done <"$frag"
-	[ "$missing" = 0 ] && with_build_lock kmake_arm64 O="$BOARD_DIR" Image modules
+	[ "$missing" = 0 ] && with_build_lock kmake_arm64 O="$BOARD_DIR" "${KTARGETS[@]}"
 }
 
 # result STATUS NAME [DETAIL] (lib.sh), but the checks of a variant's run
@@ -224,6 +233,8 @@ boot() {
 			return 1
 		fi
 		timeout=$((timeout * DEBUG_TIMEOUT_X))
+		# the kernel's KUnit suites are kunit.sh debug's run, not this
+		append+=" kunit.enable=0"
 		# perf reads its data buffers late on this slow kernel: 16
 		# pages lost HW_ID records, 128 pages one in a snapshot session
 		append+=" board.data=$DEBUG_DATA_PAGES printk.time=1"
@@ -461,6 +472,15 @@ run_board64raw() {
 	report board64raw default shared 64 64
 	scenario_check board64raw raw-check.sh "$PERF_DIR/perf" "$KBUILD/vmlinux" "$GUEST/board64raw/out"
 }
+
+# --kernel-only VARIANT: only build the guest kernel of VARIANT (debug, for
+# kunit.sh debug)
+if [ "${1:-}" = --kernel-only ]; then
+	set_variant "${2:-}"
+	run_step "board${VARIANT:+ ($VARIANT)}: build the guest kernel" \
+		"$LOGDIR/board-kernel.log" build_kernel
+	exit
+fi
 
 runs=()
 for r in "${@:-board16}"; do

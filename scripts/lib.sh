@@ -17,12 +17,18 @@ KUNIT_DEBUG_DIR=.kunit-debug
 LINT_DIR=.build-lint-arm64
 ARM32_DIR=.build-arm32
 PERF_DIR=$BUILD/perf-host
-STOCK_PERF_DIR=$CACHE/perf-stock
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
-export CCACHE_BASEDIR=$BUILD
+# (perf-stock.sh builds under another base directory)
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export CCACHE_NOHASHDIR=1
+# every compile's outcome (hit or miss) in a log of this build dir, so that
+# make test can count per step what was compiled, whatever else shares the
+# cache
+export CCACHE_STATSLOG=${CCACHE_STATSLOG:-$BUILD/ccache-stats.log}
+# seconds each build waited for the build lock, one line per wait
+LOCK_WAITS=$BUILD/lock-waits
 
 mkdir -p "$BUILD" "$LOGDIR" "$CACHE"
 
@@ -200,8 +206,61 @@ ARM64_MAKE=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 ARM32_MAKE=(ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
 	    "CC=ccache arm-linux-gnueabihf-gcc")
 
-# One kernel build at a time on this machine, whoever starts it.
-with_build_lock() { (flock 9 && "$@") 9>/tmp/csid-build.lock; }
+# One kernel build at a time on this machine, whoever starts it. A wait
+# for the lock is logged in LOCK_WAITS: make test shows it per step, as
+# time the step did not spend on its own work.
+with_build_lock() {
+	local t0
+	t0=$(date +%s)
+	(
+		flock 9 || exit
+		w=$(($(date +%s) - t0))
+		[ "$w" -lt 2 ] || echo "$w" >>"$LOCK_WAITS"
+		"$@"
+	) 9>/tmp/csid-build.lock
+}
 
 kmake_arm64() { make -C "$KSRC" "${ARM64_MAKE[@]}" -j"$JOBS" "$@"; }
 kmake_arm32() { make -C "$KSRC" "${ARM32_MAKE[@]}" -j"$JOBS" "$@"; }
+
+# Object directories of build/linux reused by the builds of its worktrees
+# (the bisect's, the base's for the lint baselines): make decides what to
+# rebuild by modification times, so a worktree's tracked files take the
+# times of build/linux's, except those whose content differs (between the
+# two commits, or edited in build/linux), which take the time of now. An
+# object directory copied from build/linux (cp -a keeps its times) is then
+# exactly as up to date in the worktree as in build/linux: what the
+# worktree's commit changes is rebuilt, nothing else.
+#
+# sync_times TREE: TREE is a worktree of build/linux (any commit)
+sync_times() {
+	local tree=$1 differ
+	differ=$({ git -C "$KSRC" diff --name-only HEAD "$(git -C "$tree" rev-parse HEAD)" &&
+		   git -C "$KSRC" diff --name-only HEAD; } | sort -u) || return
+	git -C "$tree" ls-files -z | python3 -c '
+import os, sys, time
+src, dst, differ = sys.argv[1], sys.argv[2], set(sys.argv[3].split("\n"))
+now = time.time_ns()
+for path in sys.stdin.buffer.read().decode().split("\0"):
+    if not path:
+        continue
+    d = os.path.join(dst, path)
+    if not os.path.lexists(d):
+        continue
+    s = os.path.join(src, path)
+    if path in differ or not os.path.lexists(s):
+        t = now
+    else:
+        t = os.lstat(s).st_mtime_ns
+    os.utime(d, ns=(t, t), follow_symlinks=False)
+' "$KSRC" "$tree" "$differ"
+}
+
+# seed_odir TREE FROM TO: TREE/TO becomes a copy of build/linux's object
+# directory FROM (kept in its state: cp -a), for a build in TREE after
+# sync_times TREE. False (and nothing copied) when FROM holds no build.
+seed_odir() {
+	local tree=$1 from=$KSRC/$2 to=$1/$3
+	[ -f "$from/.config" ] || return 1
+	rm -rf "$to" && cp -a "$from" "$to"
+}

@@ -14,18 +14,75 @@ set -uo pipefail
 ci=0
 [ "${1:-}" = --ci ] && ci=1
 : >"$RESULTS"
+: >"$LOCK_WAITS"
+: >"$CCACHE_STATSLOG"
 S=$TOP/scripts
 
-# step NAME CMD...: one step of the test command; its time is listed at
-# the end.
+# The time budget. CI stops a run at 90 minutes; make ci must end within
+# BUDGET seconds on a cold 2-core machine (no ~/.cache/cs-trace-id: no
+# ccache, no base repository, no lint baselines, no stock perf; packages
+# installed by the run). SHARE is each step's part of it, cold, in seconds;
+# the shares add up to BUDGET. A step past its share is flagged when it ends
+# and in the table at the end, so that a slow step shows long before CI
+# stops the run. With a warm cache make ci should take at most WARM.
+BUDGET=3900
+WARM=1800
+declare -A SHARE=(
+	[prepare]=330		# packages 1.3 min, base repository (once per version), apply
+	[lint]=420		# checkpatch, W=1 + sparse arm64 and arm32, coccicheck, kernel-doc, base baselines
+	[kunit]=540		# kunit.py's kernel (cold: 7 min), 64 vCPUs, then the default one-CPU run
+	[perf]=150		# host perf
+	[decode]=660		# stock perf (once per version), ASan perf, decode tests, fuzzing, real traces
+	[board]=690		# guest kernel, static arm64 perf, board16, board64, board128, board64raw
+	[bisect]=420		# every patch, from the objects of the steps above
+	[kunit-debug]=450	# the KASAN/lockdep guest kernel (shared with board-debug) and the KUnit run on it
+	[board-debug]=240	# board16 on that kernel, kmemleak scans
+)
+STEPS=(prepare lint kunit perf decode board bisect kunit-debug board-debug)
+share_sum=0
+for s in "${STEPS[@]}"; do share_sum=$((share_sum + SHARE[$s])); done
+[ "$share_sum" = "$BUDGET" ] || die "the step shares add up to $share_sum s, not the budget $BUDGET s"
+
+mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+
+# sum_from FILE LINE: sum of the numbers of FILE from line LINE on
+sum_from() { tail -n +"$2" "$1" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+nlines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
+
+# compiles_from LINE: "N compiled, M from ccache" for the compiler runs
+# that ccache logged from line LINE of CCACHE_STATSLOG on (this build
+# dir's; other builds on the machine do not count)
+compiles_from() {
+	tail -n +"$1" "$CCACHE_STATSLOG" 2>/dev/null | awk '
+		/^cache_miss$/ { m++ }
+		/^(direct|preprocessed)_cache_hit$/ { h++ }
+		END { printf "%d compiled, %d from ccache", m, h }'
+}
+
+# step NAME CMD...: one step of the test command, timed against its share.
+# Its time, the share, the time it waited for the build lock (another
+# build held it) and its compiles are listed at the end.
 TIMES=()
+planned=0
+over=0
 step() {
-	local name=$1 start rc
+	local name=$1 start rc t share=${SHARE[$1]} w0 c0 wait flag='' lock=
 	shift
 	start=$(date +%s)
+	w0=$(($(nlines "$LOCK_WAITS") + 1))
+	c0=$(($(nlines "$CCACHE_STATSLOG") + 1))
 	"$@"
 	rc=$?
-	TIMES+=("$(printf '  %-12s %5d s' "$name" $(($(date +%s) - start)))")
+	t=$(($(date +%s) - start))
+	wait=$(sum_from "$LOCK_WAITS" "$w0")
+	planned=$((planned + share))
+	if [ "$t" -gt "$share" ]; then
+		flag="  OVER its share by $((t - share)) s"
+		over=1
+	fi
+	[ "$wait" = 0 ] || lock=", $wait s waiting for the build lock"
+	TIMES+=("$(printf '  %-12s %5d s of %4d s' "$name" "$t" "$share")$lock, $(compiles_from "$c0")$flag")
+	say "step $name: $t s of its $share s share${flag:+ -- OVER by $((t - share)) s}; run at $(elapsed) of $(mmss "$BUDGET"), the steps so far planned $(mmss "$planned")"
 	return "$rc"
 }
 prepare() {
@@ -60,9 +117,18 @@ if [ "$failed" -gt 0 ]; then
 	grep '^FAIL ' "$RESULTS" | sed 's/^FAIL /    /'
 	say "logs: $LOGDIR"
 fi
-say "time per step:"
+total=$(($(date +%s) - T0))
+say "time per step against its share of the $(mmss "$BUDGET") budget of make ci on a cold machine (shares: scripts/test.sh):"
 printf '%s\n' "${TIMES[@]}"
-say "total time $(elapsed)"
+if [ "$ci" = 1 ]; then
+	verdict="of the $(mmss "$BUDGET") budget (warm cache: $(mmss "$WARM"))"
+	[ "$total" -le "$BUDGET" ] || verdict="$verdict -- OVER BUDGET by $(mmss $((total - BUDGET)))"
+else
+	verdict="of make test's $(mmss "$planned") (its steps' shares of the budget)"
+	[ "$total" -le "$planned" ] || verdict="$verdict -- OVER by $(mmss $((total - planned)))"
+fi
+[ "$over" = 0 ] || verdict="$verdict; steps past their share are flagged OVER"
+say "total time $(mmss "$total") $verdict"
 if [ "$xfailed" -gt 0 ]; then
 	say "expected failures:"
 	grep '^XFAIL ' "$RESULTS" | sed 's/^XFAIL /    /'
