@@ -124,29 +124,38 @@ lint_step() {
 arm64_step() { build_warnings "$1" kmake_arm64 "$LINT_DIR" "$TOP/configs/arm64-coresight.config"; }
 arm32_step() { build_warnings "$1" kmake_arm32 "$ARM32_DIR" "$TOP/configs/arm32-coresight.config"; }
 
-# camelcase_of_libraries PATCH: checkpatch's CamelCase checks of PATCH pass
-# only for names that a system library header declares (zstd's
-# ZSTD_decompressStream, say), which a patch cannot rename; any other name
-# is printed and fails
-camelcase_of_libraries() {
-	local word bad=0
-	while read -r word; do
-		grep -rqw -- "$word" /usr/include && continue
-		echo "CHECK: Avoid CamelCase: <$word> (not a name of a system header)"
-		bad=1
-	done < <(cd "$KSRC" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q \
-		--types CAMELCASE "$1" | sed -n 's/^CHECK: Avoid CamelCase: <\(.*\)>$/\1/p' | sort -u)
-	return "$bad"
+# checkpatch_one PATCH: checkpatch --strict, run once; its CamelCase
+# checks pass only for names that a system library header declares (zstd's
+# ZSTD_decompressStream, say), which a patch cannot rename. Prints every
+# other message (and each such name) and fails on any.
+checkpatch_one() {
+	local out rc
+	# Debian's python3 (with python3-ply) for the SPDX check
+	out=$(cd "$KSRC" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q --show-types "$1" 2>&1)
+	rc=$?
+	[ "$rc" -ne 0 ] || return 0
+	python3 -c '
+import re, subprocess, sys
+blocks = [b.strip() for b in re.split(r"\n\s*\n", sys.argv[1]) if b.strip()]
+bad = []
+for b in blocks:
+    if b.startswith(("total:", "NOTE:")):
+        continue
+    m = re.match(r"(?:CHECK|WARNING|ERROR):CAMELCASE: Avoid CamelCase: <(\w+)>", b)
+    if m and subprocess.run(["grep", "-rqw", "--", m[1], "/usr/include"]).returncode == 0:
+        continue
+    bad.append(b + ("\n(not a name of a system header)" if m else ""))
+if bad or not blocks:
+    print("\n\n".join(bad) if blocks else sys.argv[1])
+sys.exit(1 if bad or not blocks else 0)
+' "$out"
 }
 
 checkpatch_all() {
 	local p n=0
 	for p in $(bash "$TOP/scripts/series.sh" list); do
 		n=$((n + 1))
-		# Debian's python3 (with python3-ply) for the SPDX check
-		if (cd "$KSRC" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q \
-			--ignore CAMELCASE "$p" && camelcase_of_libraries "$p") \
-			>"$LOGDIR/checkpatch.log" 2>&1; then
+		if checkpatch_one "$p" >"$LOGDIR/checkpatch.log" 2>&1; then
 			result PASS "checkpatch $(basename "$p")"
 		else
 			sed 's/^/    /' "$LOGDIR/checkpatch.log" | head -n 30
