@@ -28,15 +28,15 @@ S=$TOP/scripts
 BUDGET=3900
 WARM=1800
 declare -A SHARE=(
-	[prepare]=330		# packages 1.3 min, base repository (once per version), apply
-	[lint]=420		# checkpatch, W=1 + sparse arm64 and arm32, coccicheck, kernel-doc, base baselines
-	[kunit]=540		# kunit.py's kernel (cold: 7 min), 64 vCPUs, then the default one-CPU run
-	[perf]=150		# host perf
-	[decode]=660		# stock perf (once per version), ASan perf, decode tests, fuzzing, real traces
+	[prepare]=300		# packages 1.3 min, base repository 2 (once per version), apply
+	[lint]=420		# checkpatch, W=1 + sparse arm64 and arm32 (cold trees), coccicheck, kernel-doc, base baselines
+	[kunit]=480		# kunit.py's kernel (cold: 7 min), 64 vCPUs, then the default one-CPU run
+	[perf]=120		# host perf
+	[decode]=660		# stock perf (once per version, from ccache), ASan perf, decode tests, fuzzing, real traces
 	[board]=690		# guest kernel, static arm64 perf, board16, board64, board128, board64raw
-	[bisect]=420		# every patch, from the objects of the steps above
-	[kunit-debug]=450	# the KASAN/lockdep guest kernel (shared with board-debug) and the KUnit run on it
-	[board-debug]=240	# board16 on that kernel, kmemleak scans
+	[bisect]=540		# every patch, incremental from the objects of the steps above
+	[kunit-debug]=480	# the KASAN/lockdep guest kernel (shared with board-debug) and the KUnit run on it
+	[board-debug]=210	# board16 on that kernel, kmemleak scans
 )
 STEPS=(prepare lint kunit perf decode board bisect kunit-debug board-debug)
 share_sum=0
@@ -82,7 +82,7 @@ step() {
 	fi
 	[ "$wait" = 0 ] || lock=", $wait s waiting for the build lock"
 	TIMES+=("$(printf '  %-12s %5d s of %4d s' "$name" "$t" "$share")$lock, $(compiles_from "$c0")$flag")
-	say "step $name: $t s of its $share s share${flag:+ -- OVER by $((t - share)) s}; run at $(elapsed) of $(mmss "$BUDGET"), the steps so far planned $(mmss "$planned")"
+	say "step $name: $t s of its $share s share${flag:+ -- OVER by $((t - share)) s}${lock:+ (}${lock#, }${lock:+)}; run at $(elapsed) of $(mmss "$BUDGET"), the steps so far planned $(mmss "$planned")"
 	return "$rc"
 }
 prepare() {
