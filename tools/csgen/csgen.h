@@ -2,16 +2,17 @@
 /*
  * csgen - write synthetic cs_etm perf.data files for decode tests.
  *
- * csgen.c: options and main; topology.c: the ELF, sinks and trace IDs;
- * trace.c: ETMv4 trace in frames, AUX buffer layout; perfdata.c: the
- * perf.data records and file. Packets and frames: ../cstrace/cs-trace-enc.h.
+ * csgen.c: main; options.c: the options; topology.c: the ELF, sinks and
+ * trace IDs; trace.c: ETMv4 trace in frames, AUX buffer layout;
+ * perfdata.c: the perf.data records and file; buf.c: the byte buffers and
+ * record framing all of them write with. Units depend one way: csgen.c on
+ * trace.c, trace.c on perfdata.c, perfdata.c on topology.c, all of them on
+ * options.c and buf.c. Packets and frames: ../cstrace/cs-trace-enc.h.
  */
 #ifndef CSGEN_H
 #define CSGEN_H
 
-#include <stddef.h>
-
-#include "cs-trace-enc.h"	/* u8, u32, u64 */
+#include "buf.h"
 
 #define MAX_CPUS		512
 #define MAX_SINKS		64
@@ -21,20 +22,8 @@
 #define TRACE_ID_MIN		0x01
 #define TRACE_ID_MAX		0x6f
 
-void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-
-/* growable byte buffer */
-struct buf {
-	u8 *p;
-	size_t len, cap;
-};
-
-void buf_put(struct buf *b, const void *d, size_t n);
-void buf_u8(struct buf *b, u8 v);
-void buf_u32(struct buf *b, u32 v);
-void buf_u64(struct buf *b, u64 v);
-
-/* options (csgen.c) */
+/* options.c */
+void parse_options(int argc, char **argv);
 extern int nr_cpus, nr_sinks, header_version, per_thread;
 extern int hwid_minor;		/* -1: no HW_ID records */
 extern int atoms, ts_every, sample_cpu, chunk;

@@ -68,32 +68,13 @@ static void put_sample_id(struct buf *b, int pid, int tid, int cpu)
 }
 
 
-struct rec {
-	size_t start;
-};
-
-static void rec_begin(struct rec *r, u32 type, uint16_t misc)
-{
-	struct perf_event_header h = { .type = type, .misc = misc, .size = 0 };
-
-	r->start = data.len;
-	buf_put(&data, &h, sizeof(h));
-}
-
-static void rec_end(struct rec *r)
-{
-	struct perf_event_header *h = (void *)(data.p + r->start);
-
-	h->size = data.len - r->start;
-}
-
 void put_comm(int pid, int cpu, const char *comm)
 {
 	struct rec r;
 	char name[16] = { 0 };
 
 	snprintf(name, sizeof(name), "%s", comm);
-	rec_begin(&r, PERF_RECORD_COMM, 0);
+	rec_begin(&r, &data, PERF_RECORD_COMM, 0);
 	buf_u32(&data, pid);
 	buf_u32(&data, pid);
 	buf_put(&data, name, 16);
@@ -116,7 +97,7 @@ void put_mmap(int pid, int cpu)
 	char *name = calloc(1, padded);
 
 	memcpy(name, elf_path, n);
-	rec_begin(&r, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+	rec_begin(&r, &data, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
 	buf_u32(&data, pid);
 	buf_u32(&data, pid);
 	buf_u64(&data, map_start);
@@ -132,7 +113,7 @@ void put_itrace_start(int pid, int cpu)
 {
 	struct rec r;
 
-	rec_begin(&r, PERF_RECORD_ITRACE_START, 0);
+	rec_begin(&r, &data, PERF_RECORD_ITRACE_START, 0);
 	buf_u32(&data, pid);
 	buf_u32(&data, pid);
 	put_sample_id(&data, pid, pid, cpu);
@@ -157,7 +138,7 @@ static void put_hw_id_raw(int pid, int cpu, u64 value, int size_adjust)
 	if (list_topology)
 		printf("hwid cpu %d offset %#llx value %#llx\n", cpu,
 		       (unsigned long long)(data_offset + data.len), (unsigned long long)value);
-	rec_begin(&r, PERF_RECORD_AUX_OUTPUT_HW_ID, 0);
+	rec_begin(&r, &data, PERF_RECORD_AUX_OUTPUT_HW_ID, 0);
 	buf_u64(&data, value);
 	if (size_adjust >= 0) {
 		put_sample_id(&data, pid, pid, cpu);
@@ -219,7 +200,7 @@ void put_exit(int pid, int cpu)
 {
 	struct rec r;
 
-	rec_begin(&r, PERF_RECORD_EXIT, 0);
+	rec_begin(&r, &data, PERF_RECORD_EXIT, 0);
 	buf_u32(&data, pid);
 	buf_u32(&data, pid - 1);
 	buf_u32(&data, pid);
@@ -236,7 +217,7 @@ void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 	if (list_topology)
 		printf("aux cpu %d offset %#llx size %#llx\n", cpu,
 		       (unsigned long long)off, (unsigned long long)size);
-	rec_begin(&r, PERF_RECORD_AUX, 0);
+	rec_begin(&r, &data, PERF_RECORD_AUX, 0);
 	buf_u64(&data, off);
 	buf_u64(&data, size);
 	/* PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW: unformatted trace */
@@ -260,7 +241,7 @@ void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref)
 		idx = 0x10000;	/* beyond any CPU or thread */
 	if (cpu == 1 && !strcmp(bad, "bigidx15"))
 		idx = 0x8000;	/* beyond the timestamp heap */
-	rec_begin(&r, REC_AUXTRACE, 0);
+	rec_begin(&r, &data, REC_AUXTRACE, 0);
 	buf_u64(&data, trace->len);
 	buf_u64(&data, 0);	/* offset in the AUX area */
 	buf_u64(&data, ref);
@@ -292,7 +273,7 @@ void put_auxtrace_info(void)
 	int meta_cpus = nr_cpus - !strcmp(bad, "nometa");
 	int c;
 
-	rec_begin(&r, REC_AUXTRACE_INFO, 0);
+	rec_begin(&r, &data, REC_AUXTRACE_INFO, 0);
 	buf_u32(&data, AUXTRACE_CS_ETM);
 	buf_u32(&data, 0);
 	buf_u64(&data, header_version);
@@ -338,7 +319,7 @@ void put_finished_round(void)
 {
 	struct rec r;
 
-	rec_begin(&r, REC_FINISHED_ROUND, 0);
+	rec_begin(&r, &data, REC_FINISHED_ROUND, 0);
 	rec_end(&r);
 }
 
