@@ -18,9 +18,39 @@
 
 #include "csgen.h"
 
+/* -S: trace captured on hardware, from an OpenCSD snapshot */
+static void snapshot_main(void)
+{
+	snap_read(snap_dir);
+	nr_cpus = snap.nr_cpus;
+	if (nr_sinks > nr_cpus)
+		die("%d sinks for %d CPUs", nr_sinks, nr_cpus);
+	snap_slice(slice_from, slice_bytes);
+	alloc_trace_ids();
+	if (list_topology) {
+		int c;
+
+		printf("slice offset %#zx size %#zx\n", snap.slice_start, snap.capture.len);
+		for (c = 0; c < nr_cpus; c++)
+			printf("cpu %d sink %#x id %#x pid %d snapshot_id %#x bytes %zu\n", c,
+			       sink_id(sink_of(c)), trace_id(c), cpu_pid(c), snap.cpu[c].id,
+			       snap.stream[snap.cpu[c].id].data.len);
+		snap_list_syncs();
+	}
+	snap_write_elf(elf_path);
+	data_offset = 104 + (PERF_ATTR_SIZE_VER7 + 16 + 8) * (extra_event ? 2 : 1);
+	put_auxtrace_info();
+	snap_gen();
+	write_file();
+}
+
 int main(int argc, char **argv)
 {
 	parse_options(argc, argv);
+	if (snap_dir) {
+		snapshot_main();
+		return 0;
+	}
 	alloc_trace_ids();
 	if (list_topology) {
 		int c;

@@ -35,6 +35,10 @@ static void parse_hops(const char *list)
 		p = *end ? end + 1 : end;
 	}
 }
+const char *snap_dir;		/* -S: trace from an OpenCSD snapshot */
+u64 slice_from, slice_bytes;	/* -A, -N: the part of its capture */
+const char *cuts;		/* -C: where the capture is cut into buffers */
+const char *oracle_dir;		/* -D: a snapshot directory per buffer */
 int late_hwid;		/* -R: HW_ID records late in raw order */
 int compress;		/* -z: ring buffer records compressed (perf record -z) */
 int thread_idx;		/* -I: buffer index of the per-thread buffer */
@@ -98,7 +102,21 @@ static void usage(void)
 		"              'hwid cpu C offset OFFSET value VALUE' per HW_ID record,\n"
 		"              'auxtrace cpu C offset OFFSET size SIZE' per AUXTRACE record,\n"
 		"              'aux cpu C offset OFFSET size SIZE' per AUX record,\n"
-		"              'stray cpu C id ID bytes N' for the trace of an ID no CPU has\n");
+		"              'stray cpu C id ID bytes N' for the trace of an ID no CPU has\n"
+		"  -S DIR      trace captured on hardware: the OpenCSD snapshot DIR (its\n"
+		"              cores are the CPUs; -e names the ELF of its memory dumps to\n"
+		"              write). -s 1 keeps the capture and its IDs, -s S re-formats\n"
+		"              the sources' streams onto S sinks with the lowest IDs of\n"
+		"              each, -U writes them raw, -t one part each; -T 0 clears\n"
+		"              the timestamp option. The writer's thread 4242 runs\n"
+		"              the code on every CPU\n"
+		"  -A FROM     -S: the capture from the first frame with an A-sync from\n"
+		"              byte FROM on\n"
+		"  -N BYTES    -S: at most BYTES of it (whole frames)\n"
+		"  -C CUTS     -S, one sink: cut the capture into buffers at these offsets\n"
+		"              (down to a frame), A:B dropping the frames from A to B\n"
+		"  -D DIR      -S: write each buffer as snapshot directory DIR/auxN and the\n"
+		"              capture as DIR/capture, for trc_pkt_lister\n");
 	exit(2);
 }
 
@@ -106,7 +124,7 @@ void parse_options(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:z")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zS:A:N:C:D:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -144,6 +162,11 @@ void parse_options(int argc, char **argv)
 		case 'I': thread_idx = atoi(optarg); break;
 		case 'W': worker_exit = atoi(optarg); break;
 		case 'z': compress = 1; break;
+		case 'S': snap_dir = optarg; break;
+		case 'A': slice_from = strtoull(optarg, NULL, 0); break;
+		case 'N': slice_bytes = strtoull(optarg, NULL, 0); break;
+		case 'C': cuts = optarg; break;
+		case 'D': oracle_dir = optarg; break;
 		default: usage();
 		}
 	}
