@@ -1,8 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers of the decode test scripts (run.sh, real.sh): sourced, with
-# $work set. One line per check, "PASS name" or "FAIL name: detail";
+# Helpers of the decode test scripts (run.sh, real.sh), sourced with their
+# arguments PERF_BINARY [WORKDIR] and $here set: $perf (absolute), $work
+# and $repo. One line per check, "PASS name" or "FAIL name: detail";
 # DECODE_LIST=1 lists the checks instead of running them.
+
+repo=$(cd "$here/../.." && pwd)
+perf=${1:?usage: ${0##*/} PERF_BINARY [WORKDIR]}
+work=${2:-$(mktemp -d /tmp/csdecode.XXXXXX)}
+mkdir -p "$work"
+perf=$(cd "$(dirname "$perf")" && pwd)/$(basename "$perf")
 
 npass=0
 nfail=0

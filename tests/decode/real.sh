@@ -51,12 +51,7 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-perf=${1:?usage: real.sh PERF_BINARY [WORKDIR]}
-work=${2:-$(mktemp -d /tmp/csreal.XXXXXX)}
-mkdir -p "$work"
-perf=$(cd "$(dirname "$perf")" && pwd)/$(basename "$perf")
-. "$here/lib.sh"
+. "$here/lib.sh" "$@"
 
 snapshots=${SNAPSHOTS:-$repo/../shared/data/opencsd-snapshots}
 THREAD=4242/4242

@@ -28,12 +28,7 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-perf=${1:?usage: run.sh PERF_BINARY [WORKDIR]}
-work=${2:-$(mktemp -d /tmp/csdecode.XXXXXX)}
-mkdir -p "$work"
-perf=$(cd "$(dirname "$perf")" && pwd)/$(basename "$perf")
-. "$here/lib.sh"
+. "$here/lib.sh" "$@"
 
 if [ -z "$LIST" ]; then
 make -s -C "$repo/tools/csgen" O="$work" >"$work/csgen-build.log" 2>&1 ||

@@ -92,39 +92,45 @@ void put_comm(int pid, int cpu, const char *comm)
 	rec_end(&r);
 }
 
+/* A file name, NUL-terminated and padded to 8 bytes, as perf writes it */
+static void put_filename(const char *name)
+{
+	size_t n = strlen(name) + 1;
+
+	buf_put(&data, name, n);
+	for (; n % 8; n++)
+		buf_u8(&data, 0);
+}
+
+/* The fields MMAP and MMAP2 records start with */
+static void put_map(int pid, int tid, u64 pgoff)
+{
+	buf_u32(&data, pid);
+	buf_u32(&data, tid);
+	buf_u64(&data, map_start);
+	buf_u64(&data, map_len);
+	buf_u64(&data, pgoff);
+}
+
 void put_mmap(int pid, int cpu)
 {
 	struct rec r;
-	size_t n = strlen(elf_path) + 1;
-	size_t padded = (n + 7) & ~(size_t)7;
-	char *name = calloc(1, padded);
 
-	memcpy(name, elf_path, n);
 	rec_begin(&r, &data, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
-	buf_u32(&data, pid);
-	buf_u32(&data, pid);
-	buf_u64(&data, map_start);
-	buf_u64(&data, map_len);
-	buf_u64(&data, map_pgoff);
-	buf_put(&data, name, padded);
+	put_map(pid, pid, map_pgoff);
+	put_filename(elf_path);
 	put_sample_id(&data, pid, pid, cpu);
 	rec_end(&r);
-	free(name);
 }
 
 /* -S, kernel code: the kernel map, as perf record synthesizes it */
 void put_kernel_mmap(void)
 {
 	struct rec r;
-	char name[24] = "[kernel.kallsyms]_text";
 
 	rec_begin(&r, &data, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
-	buf_u32(&data, -1);
-	buf_u32(&data, 0);
-	buf_u64(&data, map_start);
-	buf_u64(&data, map_len);
-	buf_u64(&data, map_start);	/* pgoff: the address of _text */
-	buf_put(&data, name, sizeof(name));
+	put_map(-1, 0, map_start);	/* pgoff: the address of _text */
+	put_filename("[kernel.kallsyms]_text");
 	put_sample_id(&data, -1, 0, 0);
 	rec_end(&r);
 }
@@ -133,27 +139,18 @@ void put_kernel_mmap(void)
 void put_mmap2(int pid, int cpu)
 {
 	struct rec r;
-	size_t n = strlen(elf_path) + 1;
-	size_t padded = (n + 7) & ~(size_t)7;
-	char *name = calloc(1, padded);
 
-	memcpy(name, elf_path, n);
 	rec_begin(&r, &data, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
-	buf_u32(&data, pid);
-	buf_u32(&data, pid);
-	buf_u64(&data, map_start);
-	buf_u64(&data, map_len);
-	buf_u64(&data, map_pgoff);
+	put_map(pid, pid, map_pgoff);
 	buf_u32(&data, 0);	/* maj, min, ino, ino_generation */
 	buf_u32(&data, 0);
 	buf_u64(&data, 0);
 	buf_u64(&data, 0);
 	buf_u32(&data, 5);	/* PROT_READ | PROT_EXEC */
 	buf_u32(&data, 2);	/* MAP_PRIVATE */
-	buf_put(&data, name, padded);
+	put_filename(elf_path);
 	put_sample_id(&data, pid, pid, cpu);
 	rec_end(&r);
-	free(name);
 }
 
 void put_itrace_start(int pid, int cpu)
