@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # SPDX-License-Identifier: GPL-2.0
 #
 # Helpers of the decode test scripts (run.sh, real.sh), sourced with their
@@ -43,15 +44,15 @@ script_run() {
 # $work/NAME.data to stdout into perf script -i -. The exit status is that of
 # perf script, or of perf inject if only that one failed.
 pipe_run() {
-	local p=$1 name=$2 fields=$3 rc
+	local p=$1 name=$2 fields=$3 st
 	shift 3
 	timeout -s KILL "$TIMEOUT" "$p" inject -i "$work/$name.data" -o - 2>"$work/$name.inject.err" |
 		timeout -s KILL "$TIMEOUT" "$p" script -i - --itrace=b -F "$fields" "$@" \
 			>"$work/$name.out" 2>"$work/$name.err"
-	rc=("${PIPESTATUS[@]}")
+	st=("${PIPESTATUS[@]}")
 	cat "$work/$name.inject.err" >>"$work/$name.err"
-	[ "${rc[1]}" -eq 0 ] && return "${rc[0]}"
-	return "${rc[1]}"
+	[ "${st[1]}" -eq 0 ] && return "${st[0]}"
+	return "${st[1]}"
 }
 
 # crash RC ERRFILE: print why a run counts as a crash, return 1 if it doesn't.

@@ -51,6 +51,7 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/decode/lib.sh
 . "$here/lib.sh" "$@"
 
 snapshots=${SNAPSHOTS:-$repo/../shared/data/opencsd-snapshots}
@@ -256,6 +257,7 @@ one_snapshot() {
 # of trace ID ID from a quarter, half and three quarters of the SIZE bytes
 # on, each piece resuming at the next frame with an A-sync (OFFSET:OFFSET,
 # the "sync" lines of csgen's listing GEN), where the next cut may not be
+# shellcheck disable=SC2016
 awk_stop_cuts='
 	FILENAME == gen && $1 == "sync" { sync[ns++] = $2 + 0; next }
 	FILENAME != gen && $2 == "ID:" id ";" && /OCSD_GEN_TRC_ELEM_TRACE_ON/ {

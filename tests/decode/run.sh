@@ -28,6 +28,7 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/decode/lib.sh
 . "$here/lib.sh" "$@"
 
 if [ -z "$LIST" ]; then
