@@ -134,8 +134,10 @@ judge() {
 		fail "$name" "$(grep -m1 -A2 'first difference' <<<"$out" | tr -s ' \n' ' ')$(grep '^ranges' <<<"$out")"
 	fi
 	[ "$pidcheck" = pid ] || return
-	if grep -q '^pid/tid: 0 of' <<<"$out"; then
+	if grep -q '^pid/tid: 0 of [1-9]' <<<"$out"; then
 		pass "${name}_pid"
+	elif grep -q '^pid/tid: 0 of 0 ' <<<"$out"; then
+		fail "${name}_pid" "no sample"
 	else
 		fail "${name}_pid" "$(grep '^pid/tid' <<<"$out" | tr -s ' ')"
 	fi
