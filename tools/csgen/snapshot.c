@@ -24,7 +24,7 @@ struct snapshot snap;
 #define INI_MAX		64
 
 struct ini {
-	const char *path;
+	char path[4096];
 	int n;
 	char sec[INI_MAX][64], key[INI_MAX][64], val[INI_MAX][256];
 };
@@ -43,15 +43,14 @@ static char *trim(char *s)
 
 static void ini_read(struct ini *ini, const char *dir, const char *name)
 {
-	static char path[4096];
 	char line[512], sec[64] = "";
+	const char *path = ini->path;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(ini->path, sizeof(ini->path), "%s/%s", dir, name);
 	f = fopen(path, "r");
 	if (!f)
 		die("snapshot: cannot open %s: %s", path, strerror(errno));
-	ini->path = path;
 	ini->n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		char *l = trim(line), *eq;
