@@ -246,6 +246,21 @@ static void put_parts(void)
 	free(trace.p);
 }
 
+/*
+ * The writer's thread: user code is the program of the dumps, named as
+ * their files are (cc1.text_dump.bin: cc1); kernel code runs in any task
+ */
+static const char *comm(void)
+{
+	static char name[16];
+	const char *base = strrchr(snap.dump[0].path, '/') + 1;
+
+	if (snap.kernel)
+		return "snapshot";
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "._"), base);
+	return name;
+}
+
 void snap_gen(void)
 {
 	int c;
@@ -264,7 +279,7 @@ void snap_gen(void)
 		snprintf(dir, sizeof(dir), "%s/capture", oracle_dir);
 		snap_write_dir(dir, &snap.capture, cpus, ids, n, 0);
 	}
-	put_comm(thread_pid, 0, "snapshot");
+	put_comm(thread_pid, 0, comm());
 	if (snap.kernel)
 		put_kernel_mmap();
 	else
