@@ -131,7 +131,7 @@ judge() {
 	if grep -q '^ranges: [0-9]* equal, 0 only perf, 0 only OpenCSD$' <<<"$out"; then
 		pass "$name"
 	else
-		fail "$name" "$(grep -m1 -A2 'first difference' <<<"$out" | tr -s ' \n' ' ')$(grep '^ranges' <<<"$out")"
+		fail "$name" "$(grep -m1 -A2 'first difference' <<<"$out" | tr -s ' \n' ' ' | sed 's/^ //')$(grep '^ranges' <<<"$out")"
 	fi
 	[ "$pidcheck" = pid ] || return
 	if grep -q '^pid/tid: 0 of [1-9]' <<<"$out"; then
