@@ -20,13 +20,6 @@ if ! bash "$TOP/scripts/perf.sh" "$KSRC" "$ASAN_OUT" perf-asan "${PERF_EXTRA[@]}
 	exit 1
 fi
 
-log=$LOGDIR/decode-tests.log
-work=$BUILD/decode-tests
-rm -rf "$work"
-run_decode() {
-	STOCK_PERF=$STOCK_OUT/perf ASAN_PERF=$ASAN_OUT/perf \
-		"$TOP/tests/decode/run.sh" "$PERF_DIR/perf" "$work"
-}
 # count_checks PREFIX LOG: one result per "PASS name" / "FAIL name: why"
 # line of LOG
 count_checks() {
@@ -39,29 +32,42 @@ count_checks() {
 	done < <(grep -E '^(PASS|FAIL) ' "$log" | awk '{print $1, $2}')
 }
 
-run_step "decode tests (patched, stock and ASan+UBSan perf)" "$log" run_decode
-rc=$?
-count_checks decode "$log"
+# checked_run WHAT LOG SCRIPT ARGS...: run a check script of tests/decode
+# as a step, count each of its checks, and fail unless the checks that ran
+# are exactly those it lists (DECODE_LIST=1), each once, and its exit
+# status agrees with what it printed
+checked_run() {
+	local what=$1 log=$2 rc listed ran nfail
+	shift 2
+	run_step "$what" "$log" "$@"
+	rc=$?
+	count_checks decode "$log"
+	listed=$(DECODE_LIST=1 "$@" | awk '$1 == "CHECK" { print $2 }' | sort)
+	ran=$(grep -E '^(PASS|FAIL) ' "$log" | awk '{ sub(/:$/, "", $2); print $2 }' | sort)
+	nfail=$(grep -c '^FAIL ' "$log")
+	if [ -z "$listed" ]; then
+		result FAIL "decode: checks listed ($what)" "${1##*/} lists no check"
+	elif [ "$listed" != "$ran" ]; then
+		result FAIL "decode: every listed check ran once ($what)" \
+			"$(diff <(echo "$listed") <(echo "$ran") | grep '^[<>]' | head -3 | tr '\n' ' ')(< listed only, > ran only; log: $log)"
+	else
+		result PASS "decode: all $(wc -l <<<"$listed") listed checks ran once ($what)"
+	fi
+	if [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
+		result FAIL "decode: ${1##*/} exit status" "exit $rc without a failed check (log: $log)"
+	elif [ "$rc" -eq 0 ] && [ "$nfail" -ne 0 ]; then
+		result FAIL "decode: ${1##*/} exit status" "exit 0 with $nfail failed checks"
+	fi
+}
 
-# Every check run.sh lists must have run, each once, and its exit status
-# must agree with what it printed.
-listed=$(DECODE_LIST=1 STOCK_PERF=$STOCK_OUT/perf ASAN_PERF=$ASAN_OUT/perf \
-	"$TOP/tests/decode/run.sh" "$PERF_DIR/perf" "$work" | awk '$1 == "CHECK" { print $2 }' | sort)
-ran=$(grep -E '^(PASS|FAIL) ' "$log" | awk '{ sub(/:$/, "", $2); print $2 }' | sort)
-nfail=$(grep -c '^FAIL ' "$log")
-if [ -z "$listed" ]; then
-	result FAIL "decode: checks listed" "run.sh lists no check"
-elif [ "$listed" != "$ran" ]; then
-	result FAIL "decode: every listed check ran once" \
-		"$(diff <(echo "$listed") <(echo "$ran") | grep '^[<>]' | head -3 | tr '\n' ' ')(< listed only, > ran only; log: $log)"
-else
-	result PASS "decode: all $(wc -l <<<"$listed") listed checks ran once"
-fi
-if [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
-	result FAIL "decode: run.sh exit status" "exit $rc without a failed check (log: $log)"
-elif [ "$rc" -eq 0 ] && [ "$nfail" -ne 0 ]; then
-	result FAIL "decode: run.sh exit status" "exit 0 with $nfail failed checks"
-fi
+export STOCK_PERF=$STOCK_OUT/perf ASAN_PERF=$ASAN_OUT/perf
+rm -rf "$BUILD/decode-tests" "$BUILD/decode-real"
+checked_run "decode tests (patched, stock and ASan+UBSan perf)" "$LOGDIR/decode-tests.log" \
+	"$TOP/tests/decode/run.sh" "$PERF_DIR/perf" "$BUILD/decode-tests"
+# Real hardware trace: the OpenCSD snapshots in every way IDs reach perf,
+# judged by OpenCSD's decode of the same bytes
+checked_run "decode tests on real hardware trace" "$LOGDIR/decode-real.log" \
+	"$TOP/tests/decode/real.sh" "$PERF_DIR/perf" "$BUILD/decode-real"
 
 # The packet encoder and frame formatter of csgen and csboard, against
 # OpenCSD's packet lister

@@ -9,7 +9,10 @@
 # against the stock 6.1 perf on a ~4 MB single-sink static-ID trace of 47
 # CPUs, side by side with their ratios, and the patched perf's own figures on
 # a 256-CPU / 4-sink trace of about the same size, with the time per decoded
-# sample of both traces. Each figure is the median of RUNS runs (default 5).
+# sample of both traces; then patched against stock on real hardware trace:
+# the 1 MiB capture of the OpenCSD snapshot bugfix-exact-match (SNAPSHOTS,
+# see real.sh), static IDs (header v1). Each figure is the median of RUNS
+# runs (default 5).
 
 set -u
 
@@ -27,6 +30,10 @@ make -s -C "$repo/tools/csgen" O="$work" || exit 1
 # ~4 MB each: 47 CPUs x 50000 branches, 256 CPUs x 9200 branches
 "$work/csgen" -o "$work/static47.data" -e "$work/prog" -c 47 -s 1 -H none -V 1 -a 50000 || exit 1
 "$work/csgen" -o "$work/multi256.data" -e "$work/prog" -c 256 -s 4 -a 9200 || exit 1
+# the 1 MiB real capture, with the ELF of its memory dumps
+snapshots=${SNAPSHOTS:-$repo/../shared/data/opencsd-snapshots}
+"$work/csgen" -S "$snapshots/bugfix-exact-match" -o "$work/real.data" -e "$work/real.elf" \
+	-H none -V 1 >/dev/null || exit 1
 
 # run1 PERF FILE: one decode, appends "wall cpu rss" to $work/bench.$(basename PERF-ID)
 run1() {
@@ -43,17 +50,22 @@ median() {
 		awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
 
-rm -f "$work"/bench.stock "$work"/bench.patched "$work"/bench.multi
+rm -f "$work"/bench.stock "$work"/bench.patched "$work"/bench.multi "$work"/bench.real_*
 # Interleave the runs so that load from elsewhere hits all alike
 for ((i = 0; i < runs; i++)); do
 	run1 "$stock" "$work/static47.data" stock || exit 1
 	run1 "$patched" "$work/static47.data" patched || exit 1
 	run1 "$patched" "$work/multi256.data" multi || exit 1
+	run1 "$stock" "$work/real.data" real_stock || exit 1
+	run1 "$patched" "$work/real.data" real_patched || exit 1
 done
-for tag in stock patched multi; do
+for tag in stock patched multi real_stock real_patched; do
 	eval "${tag}_wall=\$(median 1 $tag) ${tag}_cpu=\$(median 2 $tag) ${tag}_rss=\$(median 3 $tag)"
 	eval "${tag}_n=\$(grep -c func_cpu \"\$work/bench.\$tag.out\")"
 done
+# the real trace's samples are in cc1, not in func_cpu<c>
+real_stock_n=$(wc -l <"$work/bench.real_stock.out")
+real_patched_n=$(wc -l <"$work/bench.real_patched.out")
 
 size() { stat -c %s "$1" | awk '{ printf "%.1f MB", $1 / 1048576 }'; }
 
@@ -71,3 +83,11 @@ printf '  %-8s %9s %9s %13s %10s\n' patched "$multi_wall" "$multi_cpu" "$multi_r
 awk -v a="$multi_cpu" -v an="$multi_n" -v b="$patched_cpu" -v bn="$patched_n" 'BEGIN {
 	printf "  cpu time per decoded sample: multi-sink %.3f us, static %.3f us (ratio %.3fx)\n",
 		a / an * 1e6, b / bn * 1e6, (a / an) / (b / bn) }'
+echo "real trace: bugfix-exact-match (ETMv4, 1 MiB capture), header v1, $(size "$work/real.data"); median of $runs runs"
+printf '  %-8s %9s %9s %13s %10s\n' perf "wall (s)" "cpu (s)" "max RSS (kB)" samples
+for tag in stock patched; do
+	eval "printf '  %-8s %9s %9s %13s %10s\\n' $tag \$real_${tag}_wall \$real_${tag}_cpu \$real_${tag}_rss \$real_${tag}_n"
+done
+awk -v a="$real_patched_wall" -v b="$real_stock_wall" -v c="$real_patched_rss" -v d="$real_stock_rss" 'BEGIN {
+	printf "  ratio patched/stock: wall time %.3fx (target <= 1.05x), peak RSS %.3fx (target <= 1.5x)\n",
+		a / b, c / d }'

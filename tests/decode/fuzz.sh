@@ -6,10 +6,12 @@
 #   tests/decode/fuzz.sh PERF_BINARY WORKDIR [FILES [FIRST_SEED]]
 #
 # PERF_BINARY should be the ASan+UBSan perf. For each seed, csmut mutates
-# one of the csgen layouts below (metadata words, HW_ID values and sizes,
-# record sizes, AUX offsets, trace bytes) and perf script decodes the
-# result; every other round over the layouts perf report -D dumps it
-# instead, whose error paths print the metadata and packets. Any death by SIGSEGV, SIGABRT, SIGBUS, SIGFPE or SIGILL, any hang
+# one of the layouts below, synthetic csgen files and the real hardware
+# trace of the OpenCSD snapshots (SNAPSHOTS), in metadata words, HW_ID
+# values and sizes, record sizes, AUX offsets or trace bytes, and perf
+# script decodes the result; every other round over the layouts perf
+# report -D dumps it instead, whose error paths print the metadata and
+# packets. Any death by SIGSEGV, SIGABRT, SIGBUS, SIGFPE or SIGILL, any hang
 # (no decode of these small files takes 30 s) and any sanitizer report is a
 # finding; perf's own error exits are not. Findings are kept in
 # WORKDIR/findings/ with the perf output. The same seeds give the same
@@ -54,9 +56,30 @@ layouts=(
 	"-c 4 -s 2 -a 20 -t -g 8 -b -B gap8"
 	"-c 64 -s 1 -a 4 -H none"
 )
+# Real hardware trace (tests/decode/real.sh): the packets, address
+# compression and formatter padding of silicon. csgen -S writes the ELF of
+# the snapshot's memory (-e), which perf reads the code from (--vmlinux:
+# the 32-bit kernel code of TC2 and Snowball).
+snapshots=${SNAPSHOTS:-$repo/../shared/data/opencsd-snapshots}
+if [ -d "$snapshots" ]; then
+	layouts+=(
+		"-S $snapshots/Snowball -H none -V 1"
+		"-S $snapshots/Snowball -H 0.1 -s 2 -T 0"
+		"-S $snapshots/TC2 -H 0.1"
+		"-S $snapshots/TC2 -H 0.1 -U"
+		"-S $snapshots/TC2 -H 0.1 -t -s 2"
+		"-S $snapshots/bugfix-exact-match -A 0xe0000 -N 0x4000 -H 0.0"
+		"-S $snapshots/bugfix-exact-match -A 0xe0000 -N 0x4000 -H 0.1 -t -s 2"
+		"-S $snapshots/bugfix-exact-match -A 0xe0000 -N 0x4000 -H none -V 1 -C 0x1000,0x2000:0x2000"
+	)
+else
+	echo "fuzz: no snapshot directory $snapshots (set SNAPSHOTS): no real trace among the layouts"
+fi
 for i in "${!layouts[@]}"; do
+	elf=$work/prog
+	case ${layouts[$i]} in -S*) elf=$work/layouts/$i.elf ;; esac
 	# shellcheck disable=SC2086
-	"$work/csgen" -o "$work/layouts/$i.data" -e "$work/prog" ${layouts[$i]} \
+	"$work/csgen" -o "$work/layouts/$i.data" -e "$elf" ${layouts[$i]} \
 		>"$work/layouts/$i.gen" 2>&1 ||
 		{ echo "FAIL fuzz_layouts: csgen ${layouts[$i]}: $(tail -1 "$work/layouts/$i.gen")"; exit 1; }
 done
@@ -76,6 +99,8 @@ one() {
 	else
 		cmd=(script -i "$f.data" --itrace=b -F cpu,pid,ip,sym)
 	fi
+	# a snapshot's ELF: the code of its kernel map
+	[ -e "$work/layouts/$((seed % n)).elf" ] && cmd+=(--vmlinux "$work/layouts/$((seed % n)).elf")
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:allocator_may_return_null=1 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
 		timeout -s KILL 30 "$perf" "${cmd[@]}" >/dev/null 2>"$f.err"

@@ -28,19 +28,8 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-perf=${1:?usage: run.sh PERF_BINARY [WORKDIR]}
-work=${2:-$(mktemp -d /tmp/csdecode.XXXXXX)}
-mkdir -p "$work"
-perf=$(cd "$(dirname "$perf")" && pwd)/$(basename "$perf")
-
-npass=0
-nfail=0
-pass() { echo "PASS $1"; npass=$((npass + 1)); }
-fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
-LIST=${DECODE_LIST:-}
-# listed NAME: in list mode print the check's name and return 0
-listed() { [ -n "$LIST" ] && echo "CHECK $1"; }
+# shellcheck source=tests/decode/lib.sh
+. "$here/lib.sh" "$@"
 
 if [ -z "$LIST" ]; then
 make -s -C "$repo/tools/csgen" O="$work" >"$work/csgen-build.log" 2>&1 ||
@@ -63,47 +52,6 @@ gen() {
 	local name=$1
 	shift
 	"$csgen" -o "$work/$name.data" -e "$elf" -p $PID_BASE "$@" >"$work/$name.gen" 2>&1
-}
-
-# A hang is a failure: no decode of these small files takes a minute
-TIMEOUT=${DECODE_TIMEOUT:-60}
-
-# script PERF NAME FIELDS: perf script of $work/NAME.data -> NAME.out/.err, rc
-script_run() {
-	local p=$1 name=$2 fields=$3
-	timeout -s KILL "$TIMEOUT" "$p" script -i "$work/$name.data" --itrace=b -F "$fields" \
-		>"$work/$name.out" 2>"$work/$name.err"
-}
-
-# pipe_run PERF NAME FIELDS: the same through a pipe: perf inject of
-# $work/NAME.data to stdout into perf script -i -. The exit status is that of
-# perf script, or of perf inject if only that one failed.
-pipe_run() {
-	local p=$1 name=$2 fields=$3 rc
-	timeout -s KILL "$TIMEOUT" "$p" inject -i "$work/$name.data" -o - 2>"$work/$name.inject.err" |
-		timeout -s KILL "$TIMEOUT" "$p" script -i - --itrace=b -F "$fields" \
-			>"$work/$name.out" 2>"$work/$name.err"
-	rc=("${PIPESTATUS[@]}")
-	cat "$work/$name.inject.err" >>"$work/$name.err"
-	[ "${rc[1]}" -eq 0 ] && return "${rc[0]}"
-	return "${rc[1]}"
-}
-
-# crash RC ERRFILE: print why a run counts as a crash, return 1 if it doesn't.
-# Death by SIGILL, SIGABRT, SIGBUS, SIGFPE or SIGSEGV (the shell reports
-# 128 + signal), a hang (killed by timeout: 137), or a sanitizer report.
-# perf's own error exits (such as 234 = -22) are not crashes.
-crash() {
-	local rc=$1 err=$2
-	case $rc in
-	132|134|135|136|139) echo "killed by signal $((rc - 128))"; return 0 ;;
-	124|137) echo "hung or killed: exit $rc after at most ${TIMEOUT}s"; return 0 ;;
-	esac
-	if grep -q "AddressSanitizer\|runtime error:\|LeakSanitizer\|Segmentation fault\|Aborted" "$err"; then
-		echo "sanitizer or crash report: $(grep -m1 "AddressSanitizer\|runtime error:\|LeakSanitizer\|Segmentation\|Aborted" "$err")"
-		return 0
-	fi
-	return 1
 }
 
 # sink NAME CPU / id NAME CPU: sink ID and trace ID of a CPU from csgen -L
@@ -872,6 +820,4 @@ if [ -n "${STOCK_PERF:-}" ]; then
 	stock_check stock_cpus256_sinks4 256 4 244 "0x100 [$(printf %#x $((40 + 80 * 256)))]: failed to process type: 70 [Cannot allocate memory]"
 fi
 
-[ -n "$LIST" ] && exit 0
-echo "$npass passed, $nfail failed"
-[ $nfail -eq 0 ]
+finish

@@ -20,14 +20,17 @@
 #define AUXTRACE_CS_ETM		3
 
 /* perf.data features */
+#define FEAT_ARCH		6
 #define FEAT_NRCPUS		7
 #define FEAT_AUXTRACE		18
 #define FEAT_COMPRESSED		27
 
 /* cs_etm metadata */
+#define ETMV3_MAGIC		0x3030303030303030ULL
 #define ETMV4_MAGIC		0x4040404040404040ULL
 #define ETMV4_NR_PARAMS		7
 #define PMU_TYPE		42
+#define ETM_OPT_CYCACC		12
 #define ETM_OPT_CTXTID		14
 #define ETM_OPT_TS		28
 
@@ -68,32 +71,13 @@ static void put_sample_id(struct buf *b, int pid, int tid, int cpu)
 }
 
 
-struct rec {
-	size_t start;
-};
-
-static void rec_begin(struct rec *r, u32 type, uint16_t misc)
-{
-	struct perf_event_header h = { .type = type, .misc = misc, .size = 0 };
-
-	r->start = data.len;
-	buf_put(&data, &h, sizeof(h));
-}
-
-static void rec_end(struct rec *r)
-{
-	struct perf_event_header *h = (void *)(data.p + r->start);
-
-	h->size = data.len - r->start;
-}
-
 void put_comm(int pid, int cpu, const char *comm)
 {
 	struct rec r;
 	char name[16] = { 0 };
 
 	snprintf(name, sizeof(name), "%s", comm);
-	rec_begin(&r, PERF_RECORD_COMM, 0);
+	rec_begin(&r, &data, PERF_RECORD_COMM, 0);
 	buf_u32(&data, pid);
 	buf_u32(&data, pid);
 	buf_put(&data, name, 16);
@@ -108,31 +92,72 @@ void put_comm(int pid, int cpu, const char *comm)
 	rec_end(&r);
 }
 
+/* A file name, NUL-terminated and padded to 8 bytes, as perf writes it */
+static void put_filename(const char *name)
+{
+	size_t n = strlen(name) + 1;
+
+	buf_put(&data, name, n);
+	for (; n % 8; n++)
+		buf_u8(&data, 0);
+}
+
+/* The fields MMAP and MMAP2 records start with */
+static void put_map(int pid, int tid, u64 pgoff)
+{
+	buf_u32(&data, pid);
+	buf_u32(&data, tid);
+	buf_u64(&data, map_start);
+	buf_u64(&data, map_len);
+	buf_u64(&data, pgoff);
+}
+
 void put_mmap(int pid, int cpu)
 {
 	struct rec r;
-	size_t n = strlen(elf_path) + 1;
-	size_t padded = (n + 7) & ~(size_t)7;
-	char *name = calloc(1, padded);
 
-	memcpy(name, elf_path, n);
-	rec_begin(&r, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
-	buf_u32(&data, pid);
-	buf_u32(&data, pid);
-	buf_u64(&data, map_start);
-	buf_u64(&data, map_len);
-	buf_u64(&data, map_pgoff);
-	buf_put(&data, name, padded);
+	rec_begin(&r, &data, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+	put_map(pid, pid, map_pgoff);
+	put_filename(elf_path);
 	put_sample_id(&data, pid, pid, cpu);
 	rec_end(&r);
-	free(name);
+}
+
+/* -S, kernel code: the kernel map, as perf record synthesizes it */
+void put_kernel_mmap(void)
+{
+	struct rec r;
+
+	rec_begin(&r, &data, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	put_map(-1, 0, map_start);	/* pgoff: the address of _text */
+	put_filename("[kernel.kallsyms]_text");
+	put_sample_id(&data, -1, 0, 0);
+	rec_end(&r);
+}
+
+/* -S, user code: the ELF mapped into the writer's thread */
+void put_mmap2(int pid, int cpu)
+{
+	struct rec r;
+
+	rec_begin(&r, &data, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put_map(pid, pid, map_pgoff);
+	buf_u32(&data, 0);	/* maj, min, ino, ino_generation */
+	buf_u32(&data, 0);
+	buf_u64(&data, 0);
+	buf_u64(&data, 0);
+	buf_u32(&data, 5);	/* PROT_READ | PROT_EXEC */
+	buf_u32(&data, 2);	/* MAP_PRIVATE */
+	put_filename(elf_path);
+	put_sample_id(&data, pid, pid, cpu);
+	rec_end(&r);
 }
 
 void put_itrace_start(int pid, int cpu)
 {
 	struct rec r;
 
-	rec_begin(&r, PERF_RECORD_ITRACE_START, 0);
+	rec_begin(&r, &data, PERF_RECORD_ITRACE_START, 0);
 	buf_u32(&data, pid);
 	buf_u32(&data, pid);
 	put_sample_id(&data, pid, pid, cpu);
@@ -157,7 +182,7 @@ static void put_hw_id_raw(int pid, int cpu, u64 value, int size_adjust)
 	if (list_topology)
 		printf("hwid cpu %d offset %#llx value %#llx\n", cpu,
 		       (unsigned long long)(data_offset + data.len), (unsigned long long)value);
-	rec_begin(&r, PERF_RECORD_AUX_OUTPUT_HW_ID, 0);
+	rec_begin(&r, &data, PERF_RECORD_AUX_OUTPUT_HW_ID, 0);
 	buf_u64(&data, value);
 	if (size_adjust >= 0) {
 		put_sample_id(&data, pid, pid, cpu);
@@ -219,7 +244,7 @@ void put_exit(int pid, int cpu)
 {
 	struct rec r;
 
-	rec_begin(&r, PERF_RECORD_EXIT, 0);
+	rec_begin(&r, &data, PERF_RECORD_EXIT, 0);
 	buf_u32(&data, pid);
 	buf_u32(&data, pid - 1);
 	buf_u32(&data, pid);
@@ -236,7 +261,7 @@ void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 	if (list_topology)
 		printf("aux cpu %d offset %#llx size %#llx\n", cpu,
 		       (unsigned long long)off, (unsigned long long)size);
-	rec_begin(&r, PERF_RECORD_AUX, 0);
+	rec_begin(&r, &data, PERF_RECORD_AUX, 0);
 	buf_u64(&data, off);
 	buf_u64(&data, size);
 	/* PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW: unformatted trace */
@@ -247,7 +272,7 @@ void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 	rec_end(&r);
 }
 
-void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref)
+void put_auxtrace(struct buf *trace, u64 aux_off, u32 idx, int tid, int cpu, u64 ref)
 {
 	struct rec r;
 
@@ -260,9 +285,9 @@ void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref)
 		idx = 0x10000;	/* beyond any CPU or thread */
 	if (cpu == 1 && !strcmp(bad, "bigidx15"))
 		idx = 0x8000;	/* beyond the timestamp heap */
-	rec_begin(&r, REC_AUXTRACE, 0);
+	rec_begin(&r, &data, REC_AUXTRACE, 0);
 	buf_u64(&data, trace->len);
-	buf_u64(&data, 0);	/* offset in the AUX area */
+	buf_u64(&data, aux_off);	/* offset in the AUX area */
 	buf_u64(&data, ref);
 	buf_u32(&data, idx);
 	buf_u32(&data, tid);
@@ -285,6 +310,25 @@ static u64 trcconfigr(void)
 	return 0x1 | (1 << 6) | (per_thread ? 0 : 1 << 11);
 }
 
+/* The metadata ID entry: the real ID (header v1) or the legacy placeholder */
+static u64 meta_trace_id(int c)
+{
+	return header_version >= 2 ? (u64)(0x10 + 2 * (c % 48)) : (u64)trace_id(c);
+}
+
+/* -S: the metadata of a CPU from its source's registers */
+static void put_snap_meta(int c)
+{
+	const struct snap_cpu *sc = &snap.cpu[c];
+	int i;
+
+	buf_u64(&data, sc->proto == SNAP_ETMV3 ? ETMV3_MAGIC : ETMV4_MAGIC);
+	buf_u64(&data, c);
+	buf_u64(&data, sc->nr_regs);
+	for (i = 0; i < sc->nr_regs; i++)
+		buf_u64(&data, i == 1 ? meta_trace_id(c) : sc->regs[i]);
+}
+
 void put_auxtrace_info(void)
 {
 	struct rec r;
@@ -292,7 +336,7 @@ void put_auxtrace_info(void)
 	int meta_cpus = nr_cpus - !strcmp(bad, "nometa");
 	int c;
 
-	rec_begin(&r, REC_AUXTRACE_INFO, 0);
+	rec_begin(&r, &data, REC_AUXTRACE_INFO, 0);
 	buf_u32(&data, AUXTRACE_CS_ETM);
 	buf_u32(&data, 0);
 	buf_u64(&data, header_version);
@@ -305,7 +349,9 @@ void put_auxtrace_info(void)
 	else
 		buf_u64(&data, ((u64)PMU_TYPE << 32) | meta_cpus);
 	buf_u64(&data, 0);	/* not snapshot */
-	for (c = 0; c < meta_cpus; c++) {
+	for (c = 0; c < meta_cpus && snap_dir; c++)
+		put_snap_meta(c);
+	for (c = 0; c < meta_cpus && !snap_dir; c++) {
 		u64 id;
 
 		if (header_version >= 2 && flagged_meta)
@@ -338,7 +384,7 @@ void put_finished_round(void)
 {
 	struct rec r;
 
-	rec_begin(&r, REC_FINISHED_ROUND, 0);
+	rec_begin(&r, &data, REC_FINISHED_ROUND, 0);
 	rec_end(&r);
 }
 
@@ -443,24 +489,103 @@ static void compress_data(void)
 	data = out;
 }
 
+/* The attr config of the cs_etm event: the options perf record was given */
+static u64 event_config(void)
+{
+	const struct snap_cpu *sc = &snap.cpu[0];
+	int ts, cycacc;
+
+	if (!snap_dir)
+		return (1ULL << ETM_OPT_CTXTID) | (per_thread ? 0 : 1ULL << ETM_OPT_TS);
+	/*
+	 * -S: as the registers say (ETMCR bits 12 and 28, TRCCONFIGR bits 4
+	 * and 11), but without timestamps in per-thread mode or with -T 0:
+	 * the timeless variant decodes the same bytes, ignoring the
+	 * timestamps in them.
+	 */
+	if (sc->proto == SNAP_ETMV3) {
+		ts = sc->regs[0] >> 28 & 1;
+		cycacc = sc->regs[0] >> 12 & 1;
+	} else {
+		ts = sc->regs[0] >> 11 & 1;
+		cycacc = sc->regs[0] >> 4 & 1;
+	}
+	if (per_thread || !ts_every)
+		ts = 0;
+	return (u64)ts << ETM_OPT_TS | (u64)cycacc << ETM_OPT_CYCACC;
+}
+
+/* The feature sections, in the order of their bits */
+struct feature {
+	int bit;
+	struct buf data;
+};
+
+static int put_features(struct feature *feat)
+{
+	int n = 0;
+	u64 i;
+
+	/* -S: the architecture, which tells perf where kernel space starts */
+	if (snap_dir) {
+		char arch[64] = { 0 };
+
+		snprintf(arch, sizeof(arch), "%s", snap.is64 ? "aarch64" : "armv7l");
+		feat[n].bit = FEAT_ARCH;
+		buf_u32(&feat[n].data, sizeof(arch));
+		buf_put(&feat[n].data, arch, sizeof(arch));
+		n++;
+	}
+	feat[n].bit = FEAT_NRCPUS;
+	buf_u32(&feat[n].data, nr_cpus);
+	buf_u32(&feat[n].data, nr_cpus);
+	n++;
+	feat[n].bit = FEAT_AUXTRACE;
+	buf_u64(&feat[n].data, nr_index);
+	for (i = 0; i < nr_index; i++) {
+		/* -B idxoff: the second entry points far beyond the file */
+		buf_u64(&feat[n].data, i == 1 && !strcmp(bad, "idxoff") ?
+			IDXOFF_BAD : index_off[i]);
+		buf_u64(&feat[n].data, 48);	/* size of the AUXTRACE record header */
+	}
+	n++;
+	if (compress) {
+		/* what header.c's process_compressed() reads */
+		u64 mmap_len = COMP_MMAP_LEN;
+
+		while (mmap_len < comp_max_write)
+			mmap_len *= 2;
+		feat[n].bit = FEAT_COMPRESSED;
+		buf_u32(&feat[n].data, 1);			/* comp_ver */
+		buf_u32(&feat[n].data, 1);			/* comp_type: PERF_COMP_ZSTD */
+		buf_u32(&feat[n].data, 1);			/* comp_level */
+		buf_u32(&feat[n].data, comp_out ? comp_in / comp_out : 1);	/* comp_ratio */
+		buf_u32(&feat[n].data, mmap_len);		/* comp_mmap_len */
+		n++;
+	}
+	return n;
+}
+
 void write_file(void)
 {
 	struct perf_event_attr attr, dummy;
 	struct buf file = { 0 };
 	u64 nr_attrs = extra_event ? 2 : 1;
 	u64 attr_off = 104, attr_sz = PERF_ATTR_SIZE_VER7 + 16;
-	u64 feat_off, nrcpus_off, aux_off, aux_sz, comp_off;
-	u64 features[4] = { 0 };
+	u64 features[4] = { 0 }, off;
+	struct feature feat[4];
+	int nr_feat, k;
 	FILE *f;
-	u64 i;
 
 	if (compress)
 		compress_data();
+	memset(feat, 0, sizeof(feat));
+	nr_feat = put_features(feat);
 
 	memset(&attr, 0, sizeof(attr));
 	attr.type = PMU_TYPE;
 	attr.size = PERF_ATTR_SIZE_VER7;
-	attr.config = (1ULL << ETM_OPT_CTXTID) | (per_thread ? 0 : 1ULL << ETM_OPT_TS);
+	attr.config = event_config();
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
 			   (sample_cpu ? PERF_SAMPLE_CPU : 0) | PERF_SAMPLE_IDENTIFIER;
@@ -490,8 +615,8 @@ void write_file(void)
 	buf_u64(&file, data.len);
 	buf_u64(&file, 0);
 	buf_u64(&file, 0);
-	features[0] = (1ULL << FEAT_NRCPUS) | (1ULL << FEAT_AUXTRACE) |
-		      (compress ? 1ULL << FEAT_COMPRESSED : 0);
+	for (k = 0; k < nr_feat; k++)
+		features[0] |= 1ULL << feat[k].bit;
 	buf_put(&file, features, sizeof(features));
 	/* attrs, then their event IDs */
 	if (extra_event) {
@@ -509,40 +634,16 @@ void write_file(void)
 		buf_u8(&file, 0);
 	buf_put(&file, data.p, data.len);
 
-	/* feature sections: table, then NRCPUS, AUXTRACE index, COMPRESSED */
-	feat_off = file.len;
-	nrcpus_off = feat_off + (compress ? 3 : 2) * 16;
-	aux_off = nrcpus_off + 8;
-	aux_sz = 8 + nr_index * 16;
-	comp_off = aux_off + aux_sz;
-	buf_u64(&file, nrcpus_off);
-	buf_u64(&file, 8);
-	buf_u64(&file, aux_off);
-	buf_u64(&file, aux_sz);
-	if (compress) {
-		buf_u64(&file, comp_off);
-		buf_u64(&file, 5 * 4);
+	/* feature sections: the table of offsets and sizes, then each */
+	off = file.len + nr_feat * 16;
+	for (k = 0; k < nr_feat; k++) {
+		buf_u64(&file, off);
+		buf_u64(&file, feat[k].data.len);
+		off += feat[k].data.len;
 	}
-	buf_u32(&file, nr_cpus);
-	buf_u32(&file, nr_cpus);
-	buf_u64(&file, nr_index);
-	for (i = 0; i < nr_index; i++) {
-		/* -B idxoff: the second entry points far beyond the file */
-		buf_u64(&file, i == 1 && !strcmp(bad, "idxoff") ?
-			IDXOFF_BAD : index_off[i]);
-		buf_u64(&file, 48);	/* size of the AUXTRACE record header */
-	}
-	if (compress) {
-		/* what header.c's process_compressed() reads */
-		u64 mmap_len = COMP_MMAP_LEN;
-
-		while (mmap_len < comp_max_write)
-			mmap_len *= 2;
-		buf_u32(&file, 1);			/* comp_ver */
-		buf_u32(&file, 1);			/* comp_type: PERF_COMP_ZSTD */
-		buf_u32(&file, 1);			/* comp_level */
-		buf_u32(&file, comp_out ? comp_in / comp_out : 1);	/* comp_ratio */
-		buf_u32(&file, mmap_len);		/* comp_mmap_len */
+	for (k = 0; k < nr_feat; k++) {
+		buf_put(&file, feat[k].data.p, feat[k].data.len);
+		free(feat[k].data.p);
 	}
 
 	f = fopen(out_path, "wb");
@@ -550,4 +651,3 @@ void write_file(void)
 		die("cannot write %s", out_path);
 	free(file.p);
 }
-

@@ -116,6 +116,23 @@ void alloc_trace_ids(void)
 		unsigned char *map = used[map_of(c)];
 
 		/*
+		 * -S: one sink keeps the IDs the sources wrote; the streams
+		 * re-formatted onto several sinks take the lowest free IDs of
+		 * their sink, so that the sinks share small IDs.
+		 */
+		if (snap_dir && nr_sinks == 1) {
+			cpu_trace_id[c] = snap.cpu[c].id;
+			continue;
+		}
+		if (snap_dir) {
+			for (id = TRACE_ID_MIN; map[id]; id++)
+				;
+			map[id] = 1;
+			cpu_trace_id[c] = id;
+			continue;
+		}
+
+		/*
 		 * -F without HW_ID records: perf 6.3-6.10 on a stock 6.1
 		 * kernel, whose ETM writes the legacy ID 0x10 + 2 * cpu into
 		 * its 7-bit trace ID field: the trace carries bits 6:0 of it
@@ -145,7 +162,8 @@ int trace_id(int cpu)
 
 int cpu_pid(int cpu)
 {
-	return per_thread ? thread_pid : pid_base + cpu;
+	/* -S: the writer's one thread runs the snapshot's code on every CPU */
+	return per_thread || snap_dir ? thread_pid : pid_base + cpu;
 }
 
 /* Traced CPUs sharing the sink of @cpu, in order, and the position of @cpu */

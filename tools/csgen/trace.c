@@ -46,10 +46,6 @@ static void etm_part(struct buf *b, int cpu, int part, int nr_atoms)
 }
 
 /* ---- formatted AUX buffers: the formatter of cs-trace-enc.h ---- */
-struct fmt {
-	struct cs_fmt cs;	/* first: emit() gets it */
-	struct buf *out;
-};
 
 static void fmt_emit(struct cs_fmt *cs)
 {
@@ -58,14 +54,14 @@ static void fmt_emit(struct cs_fmt *cs)
 	buf_put(f->out, cs->frame, CS_FRAME_SIZE);
 }
 
-static void fmt_init(struct fmt *f, struct buf *out)
+void fmt_init(struct fmt *f, struct buf *out)
 {
 	cs_fmt_init(&f->cs, fmt_emit);
 	f->out = out;
 }
 
 /* End of a buffer: pad the last frame with the null ID */
-static void fmt_finish(struct fmt *f)
+void fmt_finish(struct fmt *f)
 {
 	int k;
 
@@ -89,13 +85,14 @@ static void fmt_barrier(struct buf *out)
 
 /*
  * Unformatted trace (ETE + TRBE style): the bytes of one source as they
- * are, padded to 8 bytes with ETMv4 Ignore packets (0x70).
+ * are, padded to 8 bytes with Ignore packets (@pad: ETMv4 0x70, ETMv3 and
+ * PTM 0x66).
  */
-static void raw_data(struct buf *out, const struct buf *d)
+void raw_data(struct buf *out, const struct buf *d, u8 pad)
 {
 	buf_put(out, d->p, d->len);
 	while (out->len % 8)
-		buf_u8(out, 0x70);
+		buf_u8(out, pad);
 }
 
 /* Whether the buffer of @cpu (or the part run on @cpu) is unformatted */
@@ -105,13 +102,7 @@ static int raw_cpu(int cpu)
 }
 
 /* Interleave several streams in chunks of varying size */
-struct stream {
-	int id;
-	struct buf data;
-	size_t used;
-};
-
-static void fmt_interleave(struct fmt *f, struct stream *s, int n)
+void fmt_interleave(struct fmt *f, struct stream *s, int n)
 {
 	int left = n, i, round = 0;
 
@@ -196,13 +187,13 @@ void gen_per_cpu(void)
 		if (raw_cpu(c)) {
 			/* A per-CPU sink without formatter: only its CPU's trace */
 			etm_part(&s[0].data, c, 1, atoms - atoms / 2);
-			raw_data(&trace, &s[0].data);
+			raw_data(&trace, &s[0].data, 0x70);
 			if (late_hwid) {
 				set_next_time(hwid_time[c]);
 				put_hw_id(cpu_pid(c), c);
 			}
 			put_aux(cpu_pid(c), c, 0, trace.len, 1);
-			put_auxtrace(&trace, c, cpu_pid(c), c, 0x1000 + c);
+			put_auxtrace(&trace, 0, c, cpu_pid(c), c, 0x1000 + c);
 			free(s[0].data.p);
 			free(trace.p);
 			continue;
@@ -238,7 +229,7 @@ void gen_per_cpu(void)
 		/* -B auxwrap: an AUX offset whose sum with the size wraps */
 		put_aux(cpu_pid(c), c, c == 1 && !strcmp(bad, "auxwrap") ? -8ULL : 0,
 			trace.len, 0);
-		put_auxtrace(&trace, c, cpu_pid(c), c, 0x1000 + c);
+		put_auxtrace(&trace, 0, c, cpu_pid(c), c, 0x1000 + c);
 		free(s[0].data.p);
 		free(s[1].data.p);
 		free(s[2].data.p);
@@ -263,7 +254,7 @@ static void put_thread_part(struct buf *trace, int c, int k, u64 start,
 	s.id = trace_id(c);
 	etm_part(&s.data, c, k, atoms);
 	if (raw) {
-		raw_data(trace, &s.data);
+		raw_data(trace, &s.data, 0x70);
 	} else {
 		fmt_init(&f, trace);
 		if (barrier)
@@ -300,7 +291,7 @@ void gen_per_thread(void)
 		put_thread_part(&trace, c, k, start,
 				k == 1 && !strcmp(bad, "auxwrap") ? -8ULL : start);
 	}
-	put_auxtrace(&trace, thread_idx, thread_pid, -1, 0x1000);
+	put_auxtrace(&trace, 0, thread_idx, thread_pid, -1, 0x1000);
 	free(trace.p);
 	put_finished_round();
 }
@@ -340,7 +331,7 @@ void gen_per_thread_hops(void)
 			put_exit(thread_pid + 1, c);
 	}
 	put_exit(thread_pid, hop_cpu[nr_hops - 1]);
-	put_auxtrace(&trace, 0, thread_pid, -1, 0x1000);
+	put_auxtrace(&trace, 0, 0, thread_pid, -1, 0x1000);
 	free(trace.p);
 	put_finished_round();
 }

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csgen options: their values (defaults here), usage and parsing. Every
+ * other unit reads them; this one depends only on the buffer primitives.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csgen.h"
+
+int nr_cpus = 4, nr_sinks = 1, header_version = 2, per_thread;
+int hwid_minor = 1;		/* -1: no HW_ID records */
+int atoms = 200, ts_every = 16, sample_cpu = 1, chunk = 24;
+int pid_base = 1000, thread_pid = 4242, segments;
+const char *end_mode = "frame", *bad = "", *elf_path, *out_path;
+int barrier, legacy_meta, list_topology;
+int flagged_meta, extra_event, unformatted;
+int nr_traced = -1;	/* -Z: CPUs from this one on got no trace ID */
+int hop_cpu[MAX_HOPS], nr_hops;	/* -P: the CPUs of the per-thread parts */
+
+/* -P LIST: comma-separated CPUs, each in range */
+static void parse_hops(const char *list)
+{
+	const char *p = list;
+	char *end;
+
+	while (*p) {
+		long c = strtol(p, &end, 10);
+
+		if (end == p || (*end && (*end != ',' || !end[1])) || nr_hops == MAX_HOPS)
+			die("-P %s: expected up to %d CPUs separated by commas", list, MAX_HOPS);
+		hop_cpu[nr_hops++] = (int)c;
+		p = *end ? end + 1 : end;
+	}
+}
+const char *snap_dir;		/* -S: trace from an OpenCSD snapshot */
+u64 slice_from, slice_bytes;	/* -A, -N: the part of its capture */
+const char *cuts;		/* -C: where the capture is cut into buffers */
+const char *oracle_dir;		/* -D: a snapshot directory per buffer */
+int late_hwid;		/* -R: HW_ID records late in raw order */
+int compress;		/* -z: ring buffer records compressed (perf record -z) */
+int thread_idx;		/* -I: buffer index of the per-thread buffer */
+int worker_exit;	/* -W: a worker exits after this many parts */
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: csgen -o FILE -e ELF [options]\n"
+		"  -c N        CPUs (default 4)\n"
+		"  -s S        sinks (default 1); CPU c is on sink c*S/N\n"
+		"  -H none|0.0|0.1   HW_ID records (default 0.1)\n"
+		"  -V 1|2      cs_etm metadata header version (default 2)\n"
+		"  -t          per-thread layout (default per-CPU)\n"
+		"  -g K        per-thread: number of segments (default 2*N)\n"
+		"  -P C,C,...  per-thread: the thread runs on these CPUs in turn, one\n"
+		"              part each, the first being the CPU it was exec'd on; a\n"
+		"              CPU's HW_ID record comes before its first part, as the\n"
+		"              kernel writes it, and the thread exits before the trace\n"
+		"  -W K        with -P: a worker thread exits after the first K parts\n"
+		"  -a A        E atoms per CPU (per-CPU) or per segment (default 200)\n"
+		"  -T K        timestamp every K atoms (default 16, 0: none)\n"
+		"  -n          records carry no CPU (no PERF_SAMPLE_CPU)\n"
+		"  -E frame|pad|async   how buffers end (default frame)\n"
+		"  -b          start each buffer with a barrier of 4 FSYNCs\n"
+		"  -k CHUNK    interleave chunk size in bytes (default 24)\n"
+		"  -B KIND     malformed input: major idrange idzero dup chid chsink\n"
+		"              trunc over staticdup nohwid mixminor hwidres mixfmt\n"
+		"              magic cpurange nrparams (apply to CPU 1), minor2\n"
+		"              numcpu0 numcpubig numcpuhuge (2^20) auxbig bigidx\n"
+		"              strayid oddsize\n"
+		"              nometa (no metadata for the last CPU; its HW_ID\n"
+		"              record and trace stay)\n"
+		"              barrier8 (CPU 1's buffer: a barrier at byte 8, and\n"
+		"              strayid), midframe (CPU 1's buffer starts 8 bytes\n"
+		"              into its frames), gap8 (per-thread: 8 bytes that no\n"
+		"              AUX record covers before each part), cfgdiff (CPU 1's\n"
+		"              TRCIDR8 differs, as on big.LITTLE), bigidx15 (CPU 1's\n"
+		"              buffer index 0x8000), auxwrap (CPU 1's AUX record at\n"
+		"              offset 2^64 - 8; per-thread: that of the second part),\n"
+		"              shortaux (CPU 1's AUX record without its sample ID),\n"
+		"              idxoff (the second AUXTRACE index entry 1 TiB on)\n"
+		"  -p PID      first pid (default 1000, CPU c runs pid PID+c)\n"
+		"  -M          header v1: stock static IDs 0x10+2*cpu in the metadata\n"
+		"              instead of the real ones (as stock perf record writes)\n"
+		"  -F          header v2: legacy IDs flagged with bit 31 (perf 6.3-6.10);\n"
+		"              with -H none the trace IDs are those of a stock 6.1\n"
+		"              kernel: bits 6:0 of 0x10 + 2 * cpu\n"
+		"  -X          a dummy event of another sample_type before cs_etm's\n"
+		"  -U          unformatted trace (per-CPU sinks without formatter)\n"
+		"  -Z N        per-CPU: CPUs from N on got no trace ID: no HW_ID, no trace\n"
+		"  -R          per-CPU: the HW_ID record of a CPU comes right before its\n"
+		"              own buffer in the file (after buffers that hold its trace)\n"
+		"              but keeps its early timestamp\n"
+		"  -I IDX      per-thread: buffer index of the AUXTRACE record (default 0)\n"
+		"  -z          as perf record -z: the records other than AUXTRACE,\n"
+		"              AUXTRACE_INFO and FINISHED_ROUND in PERF_RECORD_COMPRESSED\n"
+		"              records (zstd, sizes not padded), a COMPRESSED feature;\n"
+		"              -L lists the offsets before compression\n"
+		"  -L          print 'cpu C sink SINKID id TRACEID pid PID' per CPU and\n"
+		"              'hwid cpu C offset OFFSET value VALUE' per HW_ID record,\n"
+		"              'auxtrace cpu C offset OFFSET size SIZE' per AUXTRACE record,\n"
+		"              'aux cpu C offset OFFSET size SIZE' per AUX record,\n"
+		"              'stray cpu C id ID bytes N' for the trace of an ID no CPU has\n"
+		"  -S DIR      trace captured on hardware: the OpenCSD snapshot DIR (its\n"
+		"              cores are the CPUs; -e names the ELF of its memory dumps to\n"
+		"              write). -s 1 keeps the capture and its IDs, -s S re-formats\n"
+		"              the sources' streams onto S sinks with the lowest IDs of\n"
+		"              each, -U writes them raw, -t one part each; -T 0 clears\n"
+		"              the timestamp option. The writer's thread 4242 runs\n"
+		"              the code on every CPU\n"
+		"  -A FROM     -S: the capture from the first frame with an A-sync from\n"
+		"              byte FROM on\n"
+		"  -N BYTES    -S: at most BYTES of it (whole frames)\n"
+		"  -C CUTS     -S, one sink: cut the capture into buffers at these offsets\n"
+		"              (down to a frame), A:B dropping the frames from A to B\n"
+		"  -D DIR      -S: write each buffer as snapshot directory DIR/auxN and the\n"
+		"              capture as DIR/capture, for trc_pkt_lister\n");
+	exit(2);
+}
+
+void parse_options(int argc, char **argv)
+{
+	int opt;
+
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zS:A:N:C:D:")) != -1) {
+		switch (opt) {
+		case 'o': out_path = optarg; break;
+		case 'e': elf_path = optarg; break;
+		case 'c': nr_cpus = atoi(optarg); break;
+		case 's': nr_sinks = atoi(optarg); break;
+		case 'H':
+			if (!strcmp(optarg, "none"))
+				hwid_minor = -1;
+			else if (!strcmp(optarg, "0.0"))
+				hwid_minor = 0;
+			else if (!strcmp(optarg, "0.1"))
+				hwid_minor = 1;
+			else
+				usage();
+			break;
+		case 'V': header_version = atoi(optarg); break;
+		case 't': per_thread = 1; break;
+		case 'g': segments = atoi(optarg); break;
+		case 'a': atoms = atoi(optarg); break;
+		case 'T': ts_every = atoi(optarg); break;
+		case 'n': sample_cpu = 0; break;
+		case 'E': end_mode = optarg; break;
+		case 'b': barrier = 1; break;
+		case 'k': chunk = atoi(optarg); break;
+		case 'B': bad = optarg; break;
+		case 'p': pid_base = atoi(optarg); break;
+		case 'M': legacy_meta = 1; break;
+		case 'L': list_topology = 1; break;
+		case 'F': flagged_meta = 1; break;
+		case 'X': extra_event = 1; break;
+		case 'U': unformatted = 1; break;
+		case 'Z': nr_traced = atoi(optarg); break;
+		case 'P': parse_hops(optarg); break;
+		case 'R': late_hwid = 1; break;
+		case 'I': thread_idx = atoi(optarg); break;
+		case 'W': worker_exit = atoi(optarg); break;
+		case 'z': compress = 1; break;
+		case 'S': snap_dir = optarg; break;
+		case 'A': slice_from = strtoull(optarg, NULL, 0); break;
+		case 'N': slice_bytes = strtoull(optarg, NULL, 0); break;
+		case 'C': cuts = optarg; break;
+		case 'D': oracle_dir = optarg; break;
+		default: usage();
+		}
+	}
+	if (!out_path || !elf_path || nr_cpus < 1 || nr_cpus > MAX_CPUS ||
+	    nr_sinks < 1 || nr_sinks > MAX_SINKS || nr_sinks > nr_cpus || chunk < 1)
+		usage();
+	if (header_version < 1 || header_version > 2)
+		die("header version must be 1 or 2");
+	if (hwid_minor < 0 && header_version >= 2)
+		fprintf(stderr, "csgen: warning: header v2 without HW_ID records\n");
+	if (!segments)
+		segments = 2 * nr_cpus;
+	if (worker_exit && !nr_hops)
+		die("-W needs a hop list (-P)");
+	if (nr_hops) {
+		int i;
+
+		if (!per_thread)
+			die("-P needs the per-thread layout (-t)");
+		for (i = 0; i < nr_hops; i++)
+			if (hop_cpu[i] < 0 || hop_cpu[i] >= nr_cpus)
+				die("-P: CPU %d out of range 0-%d", hop_cpu[i], nr_cpus - 1);
+	}
+}
