@@ -6,8 +6,9 @@
 # that moves itself across CPUs of both sinks (taskset -p on its own PID;
 # its children are not traced: --no-inherit) in SWITCH_PHASES phases,
 # each over the CPUs of switch_cpus in turn. After each phase but the last
-# it sends SIGUSR2 to perf, its parent, and waits until perf has switched
-# to a new output file; at exit perf writes the last one. So each file
+# it goes back to the first CPU (so that the event stops on the last one
+# and its sink writes the trace of the round), sends SIGUSR2 to perf, its
+# parent, and waits until perf has switched to a new output file; at exit perf writes the last one. So each file
 # after the first holds the trace of one phase, on CPUs whose events
 # started, and sent their one PERF_RECORD_AUX_OUTPUT_HW_ID record, during
 # the first phase: they decode alone only if perf record wrote the HW_ID
@@ -43,6 +44,9 @@ while :; do
 		i=0
 		while [ $i -lt 2000 ]; do i=$((i + 1)); done
 	done
+	# back to the first CPU: the event stops on the last one, whose
+	# sink then writes its trace, read before the switch below
+	taskset -p -c '"${switch_cpus%% *}"' $$ >/dev/null
 	[ $p -lt '"$SWITCH_PHASES"' ] || break
 	kill -USR2 $PPID
 	t=0
