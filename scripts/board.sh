@@ -40,6 +40,9 @@ B=$TOP/tests/board
 # /init, and of board.scenarios=, which it sources: into the initramfs
 SCRIPTS=("$B"/{sysfs,stm,modunload,rawthread}.sh)
 SCENARIOS=("$B"/{perthread,snapshot,concurrent,hotplug}.sh)
+# perf record --switch-output: each output file decodes alone
+# (tests/board/switchout.sh, switchout-check.sh; board64)
+SCENARIOS+=("$B/switchout.sh")
 PERF_ARM64=$BUILD/perf-arm64/perf
 GUEST_MEM=2048
 # The runs of the debug variant (board.sh debug, in make ci): each boots at
@@ -436,13 +439,18 @@ run_board16() {
 # in use on both sinks at once.
 run_board64() {
 	boot board64 64 600 \
-		"board.sessions=default:-:0 board.modargs=period_us=50000,ram_kb=2048 board.aux=512 board.scenarios=perthread" \
+		"board.sessions=default:-:0 board.modargs=period_us=50000,ram_kb=2048 board.aux=512 board.scenarios=perthread,switchout" \
 		2 || return
 	report board64 default shared 64 2
 	# per-thread through CPU 0 and CPU 63, which hold the same ID on the
 	# two sinks
 	report board64 thread thread 64 2
 	checks board64 bash "$B/maps.sh" empty thread "$GUEST/board64/out/thread.maps"
+	# --switch-output: the files after the first decode alone, CPUs from
+	# 48 on too, whose trace IDs are not the metadata's placeholders
+	scenario_check board64 switchout-check.sh "$PERF_DIR/perf" "$KBUILD/vmlinux" \
+		"$GUEST/board64/out" 64 2
+	checks board64 bash "$B/maps.sh" empty switchout "$GUEST/board64/out/switch.maps"
 }
 
 run_board128() {

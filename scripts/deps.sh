@@ -10,7 +10,7 @@ HOST_PKGS=(build-essential bc bison flex libssl-dev libelf-dev libdw-dev
 	gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-system-arm
 	sparse coccinelle ocaml-nox libopencsd-dev libopencsd-bin linux-source-6.1
 	device-tree-compiler python3-ply python3-git time file)
-ARM64_PKGS=(busybox-static:arm64 libelf-dev:arm64 zlib1g-dev:arm64)
+ARM64_PKGS=(busybox-static:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64)
 
 missing=()
 for p in "${HOST_PKGS[@]}" "${ARM64_PKGS[@]}"; do

@@ -16,13 +16,15 @@ log=$LOGDIR/perf-arm64-build.log
 # (libperf-jvmti.so, ...) that cannot link with -static. Every optional
 # library that Debian has no static arm64 build of installed is switched off
 # explicitly, so that the result does not depend on what feature detection
-# happens to find; libelf and zlib (libelf-dev:arm64, zlib1g-dev:arm64) stay.
+# happens to find; libelf, zlib and zstd (libelf-dev:arm64, zlib1g-dev:arm64,
+# libzstd-dev:arm64) stay: zstd for perf record -z (tests/board/
+# switchout.sh).
 PERF_FLAGS=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 	    "CC=ccache aarch64-linux-gnu-gcc" LDFLAGS=-static
 	    NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JEVENTS=1 NO_LIBTRACEEVENT=1
 	    NO_JVMTI=1 NO_LIBBPF=1 NO_DWARF=1 NO_LIBDW_DWARF_UNWIND=1
 	    NO_LIBUNWIND=1 NO_SLANG=1 NO_GTK2=1 NO_LIBNUMA=1 NO_LIBAUDIT=1
-	    NO_LIBCRYPTO=1 NO_LIBBABELTRACE=1 NO_LZMA=1 NO_LIBZSTD=1 NO_LIBCAP=1
+	    NO_LIBCRYPTO=1 NO_LIBBABELTRACE=1 NO_LZMA=1 NO_LIBCAP=1
 	    NO_SDT=1 NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1)
 
 build() {
@@ -54,4 +56,12 @@ case "$desc" in
 	result FAIL "perf arm64 build" "$bin is not a static aarch64 binary: $desc"
 	;;
 esac
+# perf record -z: zstd linked in (grep reads all of nm's output: with -q
+# it would stop early and pipefail would see nm killed by SIGPIPE)
+if aarch64-linux-gnu-nm "$bin" 2>/dev/null | grep -w ZSTD_compressStream >/dev/null; then
+	result PASS "perf arm64 records -z (zstd)"
+else
+	result FAIL "perf arm64 records -z (zstd)" \
+		"no zstd in $bin: apt-get install -y libzstd-dev:arm64, then rebuild (log: $log)"
+fi
 exit "$FAILED"

@@ -41,6 +41,10 @@
 #   refused  the sink refused the session (it serves another perf process):
 #            nothing traced, every AUX record empty and flagged truncated,
 #            and perf says that AUX data was lost
+#   part     one output file of a --switch-output session, decoded alone
+#            (tests/board/switchout-check.sh): the CPUs of the log's "hop:
+#            CPU N" lines decoded as in "all" and no other, without the
+#            count per branch (the statistics are the whole session's)
 #
 # Table columns: sink and sink ID the CPU's trace went to; the trace ID the
 # kernel gave the CPU's source and the one perf's decoder used for it (from
@@ -62,7 +66,7 @@ data=$dir/$name.data
 untraced=
 case "$mode" in
 untraced:*) untraced=${mode#untraced:} ;;
-all|shared|lossy|thread|snapshot|refused) ;;
+all|shared|lossy|thread|snapshot|refused|part) ;;
 *) echo "report.sh: unknown mode $mode" >&2; exit 2 ;;
 esac
 case "$cpus" in
@@ -230,6 +234,7 @@ END {
 	for (c = lo; c <= hi; c++) {
 		if (untraced != "" && c >= u[1] && c <= u[2]) continue
 		if (mode == "refused" || (mode == "thread" && !atoms[c])) continue
+		if (mode == "part" && !(c in hop)) continue
 		want[c] = 1
 	}
 	# trace IDs that CPUs of more than one sink use
@@ -245,8 +250,8 @@ END {
 	for (c = lo; c <= hi; c++) {
 		out = !(c in want)
 		if (out) {
-			mark = mode == "thread" ? "not run on" : "not traced (expected)"
-			if (bytes[c] || good[c]) { mark = "TRACED"; traced_out++ }
+			mark = mode == "thread" || mode == "part" ? "not run on" : "not traced (expected)"
+			if (mode == "part" ? good[c] : bytes[c] || good[c]) { mark = "TRACED"; traced_out++ }
 		} else if (!good[c]) {
 			mark = mode == "lossy" ? "lost (trace RAM wrapped)" : "MISSING"
 			missing++
@@ -303,6 +308,10 @@ END {
 		check(auxrec && auxemptytrunc == auxrec, "every AUX record empty and flagged truncated", \
 		      sprintf("%d of %d AUX records", auxemptytrunc, auxrec))
 		check(auxlost, "perf reports the lost AUX data", "no \"AUX data lost\" from perf script")
+	} else if (mode == "part") {
+		check(!missing, "every CPU decoded", missing " CPUs without samples")
+		check(!traced_out, "no sample on a CPU the task did not run on", traced_out " CPUs")
+		check(!nlost, "no trace lost", nlost " sinks lost trace")
 	} else {
 		check(!missing, "every CPU decoded", missing " CPUs without samples")
 		check(!miscount, "one sample per branch written", miscount " CPUs with another count")
