@@ -48,6 +48,7 @@ extern int compress;		/* -z: ring buffer records compressed (perf record -z) */
 extern int late_hwid;		/* -R: HW_ID records late in raw order */
 extern int thread_idx;		/* -I: buffer index of the per-thread buffer */
 extern int worker_exit;		/* -W: a worker exits after this many parts */
+extern int thread_ts;		/* -Y: per-thread, the event traces timestamps */
 
 /* topology.c */
 extern u64 func_addr[MAX_CPUS];

@@ -193,6 +193,11 @@ void put_hw_id(int pid, int cpu)
 		else if (!strcmp(bad, "over"))
 			adjust = 8;
 	}
+	if (cpu == 1 && !strncmp(bad, "hwcpu204", 8)) {
+		/* hwcpu2047: the last CPU perf handles, without metadata */
+		put_hw_id_raw(pid, atoi(bad + 5), hw_id_value(id, sink, hwid_minor, 0), 0);
+		return;
+	}
 	if (cpu == 1 && !strcmp(bad, "hwidres")) {
 		/* bit 40: zero in minor versions 0 and 1 */
 		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, hwid_minor, 0) | 1ULL << 40, 0);
@@ -233,6 +238,8 @@ void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 {
 	struct rec r;
 
+	if (cpu == 1 && !strncmp(bad, "cpu204", 6))
+		cpu = atoi(bad + 3);
 	if (list_topology)
 		printf("aux cpu %d offset %#llx size %#llx\n", cpu,
 		       (unsigned long long)off, (unsigned long long)size);
@@ -260,6 +267,8 @@ void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref)
 		idx = 0x10000;	/* beyond any CPU or thread */
 	if (cpu == 1 && !strcmp(bad, "bigidx15"))
 		idx = 0x8000;	/* beyond the timestamp heap */
+	if (cpu == 1 && !strncmp(bad, "cpu204", 6))
+		cpu = atoi(bad + 3);	/* cpu2047: the last CPU perf handles */
 	rec_begin(&r, REC_AUXTRACE, 0);
 	buf_u64(&data, trace->len);
 	buf_u64(&data, 0);	/* offset in the AUX area */
@@ -282,7 +291,7 @@ void put_auxtrace(struct buf *trace, u32 idx, int tid, int cpu, u64 ref)
 static u64 trcconfigr(void)
 {
 	/* RES1 bit 0, CID tracing, timestamps unless per-thread */
-	return 0x1 | (1 << 6) | (per_thread ? 0 : 1 << 11);
+	return 0x1 | (1 << 6) | (per_thread && !thread_ts ? 0 : 1 << 11);
 }
 
 void put_auxtrace_info(void)
@@ -320,7 +329,8 @@ void put_auxtrace_info(void)
 		if (!strcmp(bad, "staticdup") && c == 1)
 			id = trace_id(0);
 		buf_u64(&data, c == 1 && !strcmp(bad, "magic") ? 0x6060606060606060ULL : ETMV4_MAGIC);
-		buf_u64(&data, c == 1 && !strcmp(bad, "cpurange") ? 0x10000 : c);
+		buf_u64(&data, c != 1 || strncmp(bad, "cpurange", 8) ? c :
+			       !strcmp(bad, "cpurange2047") ? 2047 : 2048);
 		buf_u64(&data, c == 1 && !strcmp(bad, "nrparams") ? 0x1000 : ETMV4_NR_PARAMS);
 		buf_u64(&data, trcconfigr());
 		buf_u64(&data, id);
@@ -460,7 +470,7 @@ void write_file(void)
 	memset(&attr, 0, sizeof(attr));
 	attr.type = PMU_TYPE;
 	attr.size = PERF_ATTR_SIZE_VER7;
-	attr.config = (1ULL << ETM_OPT_CTXTID) | (per_thread ? 0 : 1ULL << ETM_OPT_TS);
+	attr.config = (1ULL << ETM_OPT_CTXTID) | (per_thread && !thread_ts ? 0 : 1ULL << ETM_OPT_TS);
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
 			   (sample_cpu ? PERF_SAMPLE_CPU : 0) | PERF_SAMPLE_IDENTIFIER;
