@@ -36,7 +36,7 @@ TIMEOUT=${DECODE_TIMEOUT:-60}
 script_run() {
 	local p=$1 name=$2 fields=$3
 	shift 3
-	timeout -s KILL "$TIMEOUT" "$p" script -i "$work/$name.data" --itrace=b -F "$fields" "$@" \
+	timeout -s KILL "$TIMEOUT" "$p" script -i "$work/$name.data" --itrace="${ITRACE:-b}" -F "$fields" "$@" \
 		>"$work/$name.out" 2>"$work/$name.err"
 }
 
@@ -47,7 +47,7 @@ pipe_run() {
 	local p=$1 name=$2 fields=$3 st
 	shift 3
 	timeout -s KILL "$TIMEOUT" "$p" inject -i "$work/$name.data" -o - 2>"$work/$name.inject.err" |
-		timeout -s KILL "$TIMEOUT" "$p" script -i - --itrace=b -F "$fields" "$@" \
+		timeout -s KILL "$TIMEOUT" "$p" script -i - --itrace="${ITRACE:-b}" -F "$fields" "$@" \
 			>"$work/$name.out" 2>"$work/$name.err"
 	st=("${PIPESTATUS[@]}")
 	cat "$work/$name.inject.err" >>"$work/$name.err"

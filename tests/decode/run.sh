@@ -197,6 +197,12 @@ check_decode no_timestamps cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -T 0
 check_decode barrier_packets cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -b
 check_decode small_chunks cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -k 1
 check_decode hwid_v0_1_one_cpu_per_sink cpu 4 all:$ATOMS -c 4 -s 4 -a $ATOMS
+# Without timestamps (--itrace=Z) each trace ID of a buffer keeps its own
+# decode state too: the interleaved trace of two CPUs never gives a branch
+# from one CPU's code to the other's, nor the other's pid
+ITRACE=bZ check_decode timeless_two_sinks cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS
+ITRACE=bZ check_decode timeless_overlapping_ids cpu 64 all:40 -c 64 -s 2 -a 40
+ITRACE=bZ RUNNER=pipe_run check_decode pipe_timeless_overlapping_ids cpu 64 all:40 -c 64 -s 2 -a 40
 
 # perf 6.3-6.10 on a kernel without HW_ID: header v2, legacy IDs flagged
 # with bit 31 in the metadata; and the same with HW_ID records
@@ -237,13 +243,24 @@ flagged_ids() {
 mapfile -t flagged64 < <(flagged_ids 64 4)
 check_decode header_v2_flagged_no_hwid_64cpus cpu 64 "${flagged64[0]}" -c 64 -s 1 -a 4 -H none -F
 RUNNER=pipe_run check_decode pipe_header_v2_flagged_no_hwid_64cpus cpu 64 "${flagged64[0]}" -c 64 -s 1 -a 4 -H none -F
+# Stock 6.1 perf on a stock 6.1 kernel of 64 CPUs (header v1, -M -H
+# none): the metadata holds 0x10 + 2 * cpu unmasked, the ETMs write bits 6:0
+# of it. The CPUs whose 7-bit ID is valid and unique decode; 48 and 49 CPUs
+# too (6.1 refuses 57 and more, this series refused 49 and more). From 65
+# CPUs on CPU 64 writes CPU 0's 0x10: two CPUs claim one valid ID
+mapfile -t flagged49 < <(flagged_ids 49 4)
+check_decode static_ids_64cpus cpu 64 "${flagged64[0]}" -c 64 -s 1 -a 4 -H none -V 1 -M
+check_decode static_ids_49cpus cpu 49 "${flagged49[0]}" -c 49 -s 1 -a 4 -H none -V 1 -M
+RUNNER=pipe_run check_decode pipe_static_ids_64cpus cpu 64 "${flagged64[0]}" -c 64 -s 1 -a 4 -H none -V 1 -M
+check_error static_ids_65cpus 'CS ETM: CPU 0 and CPU 64 both claim trace ID 0x10' -c 65 -s 1 -a 4 -H none -V 1 -M
 for spec in "header_v2_no_hwid_64cpus:48-63" "header_v2_flagged_no_hwid_64cpus:${flagged64[1]}" \
-	    "pipe_header_v2_flagged_no_hwid_64cpus:${flagged64[1]}"; do
+	    "pipe_header_v2_flagged_no_hwid_64cpus:${flagged64[1]}" "static_ids_64cpus:${flagged64[1]}" \
+	    "static_ids_49cpus:${flagged49[1]}" "pipe_static_ids_64cpus:${flagged64[1]}"; do
 	name=${spec%%:*}
 	listed "${name}_warning" && continue
 	case ${spec#*:} in
-	*[-,]*) msg="CS ETM: CPUs ${spec#*:} have no trace ID of their own in the metadata and no HW_ID record: their trace is not decoded" ;;
-	*) msg="CS ETM: CPU ${spec#*:} has no trace ID of its own in the metadata and no HW_ID record: its trace is not decoded" ;;
+	*[-,]*) msg="CS ETM: CPUs ${spec#*:} have no valid trace ID of their own in the metadata: their trace is not decoded" ;;
+	*) msg="CS ETM: CPU ${spec#*:} has no valid trace ID of its own in the metadata: its trace is not decoded" ;;
 	esac
 	if [ "$(grep -cFx "$msg" "$work/$name.err")" = 1 ]; then
 		pass "${name}_warning"
@@ -251,6 +268,16 @@ for spec in "header_v2_no_hwid_64cpus:48-63" "header_v2_flagged_no_hwid_64cpus:$
 		fail "${name}_warning" "no single line '$msg': $(head -1 "$work/$name.err")"
 	fi
 done
+# header v2 without HW_ID records: the IDs are assumed, and perf says so
+name=header_v2_no_hwid_assumed_warning
+if ! listed $name; then
+	msg="CS ETM: header version 2 but no HW_ID record: assuming the trace IDs of a kernel without trace ID allocation, 0x10 + 2 * CPU, which are wrong if the recording kernel allocated them"
+	if [ "$(grep -cFx "$msg" "$work/header_v2_no_hwid_64cpus.err")" = 1 ]; then
+		pass $name
+	else
+		fail $name "no single line '$msg': $(head -1 "$work/header_v2_no_hwid_64cpus.err")"
+	fi
+fi
 # a dummy event of another sample_type first: HW_ID sizes are per event
 check_decode second_event_other_sample_type cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -X
 # a later HW_ID minor version may use bits 55:40
@@ -413,6 +440,38 @@ if ! listed $name; then
 	fi
 fi
 check_error unformatted_per_thread_no_cpu_configs_differ 'CS ETM: unformatted per-thread trace without CPU, and the ETMs of CPU 0 and CPU 1 are configured differently: cannot tell which configuration decodes it' -c 4 -s 1 -t -g 8 -a 20 -U -n -H none -V 1 -B cfgdiff
+# Unformatted trace needs no trace ID: a lost HW_ID record (CPU 1) costs it
+# nothing. A buffer or part of a CPU without metadata (the last one) is
+# skipped with one warning, said during the report, with -D too.
+check_decode unformatted_lost_hwid_per_cpu cpu 4 all:$ATOMS -c 4 -s 4 -a $ATOMS -U -B nohwid
+check_decode unformatted_lost_hwid_per_thread thread 4 all:$((2 * ATOMS)) -c 4 -s 4 -t -g 8 -a $ATOMS -U -B nohwid
+check_decode unformatted_no_meta_per_cpu cpu 4 "$ATOMS $ATOMS $ATOMS 0" -c 4 -s 4 -a $ATOMS -U -B nometa -L
+check_decode unformatted_no_meta_per_thread thread 64 "$counts63" -c 64 -s 2 -t -a 20 -U -B nometa -L
+RUNNER=pipe_run check_decode pipe_unformatted_no_meta_per_thread thread 64 "$counts63" -c 64 -s 2 -t -a 20 -U -B nometa -L
+for spec in unformatted_no_meta_per_cpu:3:auxtrace unformatted_no_meta_per_thread:63:aux \
+	    pipe_unformatted_no_meta_per_thread:63:aux dump_unformatted_no_meta_per_thread:63:aux; do
+	IFS=: read -r name cpu rec <<<"$spec"
+	listed "${name}_warning" && continue
+	gen=${name#dump_}
+	if [ "$name" != "$gen" ]; then
+		timeout -s KILL "$TIMEOUT" "$perf" report -D -i "$work/$gen.data" >"$work/$name.out" 2>"$work/$name.err"
+		rc=$?
+		if detail=$(crash $rc "$work/$name.err"); then
+			fail "${name}_warning" "$detail"
+			continue
+		fi
+	fi
+	bytes=0
+	for size in $(awk -v c="$cpu" -v r="$rec" '$1 == r && $3 == c { print $7 }' "$work/$gen.gen"); do
+		bytes=$((bytes + size))
+	done
+	msg="CS ETM: CPU $cpu has unformatted trace but no metadata: $bytes bytes of trace dropped"
+	if [ "$bytes" -gt 0 ] && [ "$(grep -cFx "$msg" "$work/$name.err")" = 1 ]; then
+		pass "${name}_warning"
+	else
+		fail "${name}_warning" "no single line '$msg': $(grep -m1 'CS ETM' "$work/$name.err")"
+	fi
+done
 
 # ---- buffer endings: all decode completely ----
 for end in frame pad async; do
@@ -445,6 +504,33 @@ done
 # one queue per thread: a buffer index beyond MAX_NR_CPUS (2048) is valid
 check_decode per_thread_buffer_index_65535 thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS -I 65535
 check_decode per_thread_static_no_cpu nocpu 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS -n -H none -V 1
+# with timestamps (-Y) too: the timestamp heap takes any queue number
+check_decode per_thread_ts_buffer_index_65535 thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS -Y -I 65535
+check_decode per_thread_ts_overlapping_ids thread 64 all:40 -c 64 -s 2 -t -a 20 -Y
+# A decode error in one per-thread queue (thread 4243, buffer index 0, its
+# AUX records name no CPU while the sinks share trace IDs) ends the decode
+# of that thread only: thread 4242's trace decodes, and perf exits non-zero
+# with the error
+name=per_thread_error_other_threads
+if ! listed $name; then
+	if ! gen $name -c 64 -s 2 -t -a 20 -B nocputhread; then
+		fail $name "csgen: $(tail -1 "$work/$name.gen")"
+	else
+		script_run "$perf" $name cpu,pid,ip,sym
+		rc=$?
+		if detail=$(crash $rc "$work/$name.err"); then
+			fail $name "$detail"
+		elif [ $rc -eq 0 ]; then
+			fail $name "perf script exited 0"
+		elif ! grep -Fxq "CS ETM: the decode of the trace of thread 4243 stopped on an error" "$work/$name.err"; then
+			fail $name "no line naming thread 4243: $(head -1 "$work/$name.err")"
+		elif detail=$(attribution $name thread 64 all:40); then
+			pass $name
+		else
+			fail $name "thread 4242: $detail"
+		fi
+	fi
+fi
 check_error per_thread_hwid_no_cpu 'CS ETM: HW_ID record $(hwval per_thread_hwid_no_cpu 0) at file offset $(hwoff per_thread_hwid_no_cpu 0) does not tell its CPU' -c 4 -s 2 -t -g 8 -a 50 -n
 
 # ---- pipe mode: perf inject -o - | perf script -i - ----
@@ -507,16 +593,34 @@ RUNNER=pipe_run check_decode pipe_per_thread_aux_offset_wraps thread 4 "$((2 * A
 	-c 4 -s 2 -t -g 8 -a $ATOMS -B auxwrap
 RUNNER=pipe_run check_decode pipe_unformatted_per_thread thread 4 all:$((2 * ATOMS)) -c 4 -s 4 -t -g 8 -a $ATOMS -U
 RUNNER=pipe_run check_decode pipe_unformatted_per_thread_shared_sink thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS -U
+# per-thread with timestamps (-Y, cs_etm/timestamp/ --per-thread): the
+# decode starts at the end of the stream, the buffers are split there too
+RUNNER=pipe_run check_decode pipe_per_thread_ts_overlapping_ids thread 64 all:40 -c 64 -s 2 -t -a 20 -Y
+RUNNER=pipe_run check_decode pipe_unformatted_per_thread_ts thread 4 all:$((2 * ATOMS)) -c 4 -s 4 -t -g 8 -a $ATOMS -U -Y
+RUNNER=pipe_run check_decode pipe_per_thread_ts_hops_exec_cpu14 thread 64 "$(awk -v l=14,0,63,1,62,32,31,0,63 -v a=20 'BEGIN {
+	k = split(l, h, ","); for (i = 1; i <= k; i++) n[h[i]] += a
+	for (c = 0; c < 64; c++) printf "%d ", n[c] + 0 }')" -c 64 -s 2 -t -a 20 -P 14,0,63,1,62,32,31,0,63 -Y
 
 # ---- perf report -D names queue, CPU and sink of each decoder ----
-name=dump_decoders
-if listed $name; then
-	:
-elif gen $name -c 8 -s 2 -a 20 -L; then
-	"$perf" report -D -i "$work/$name.data" >"$work/$name.out" 2>"$work/$name.err"
-	missing=""
-	# the buffer of CPU q holds the trace of q and of the previous CPU on
-	# its sink: exactly their two decoders are created for queue q
+# check_dump_decoders NAME pipe|file CSGEN-ARGS...: the buffer of CPU q holds
+# the trace of q and of the previous CPU on its sink: exactly their two
+# decoders are created for queue q, each named with its CPU and sink (csgen
+# -L). Through a pipe too, where the HW_ID records come with the events:
+# the decoders must not be named from the placeholder IDs of the metadata.
+check_dump_decoders() {
+	local name=$1 mode=$2 missing="" line l2 q c s2 sink prev want got id
+	shift 2
+	listed "$name" && return
+	if ! gen "$name" -L "$@"; then
+		fail "$name" "csgen failed"
+		return
+	fi
+	if [ "$mode" = pipe ]; then
+		"$perf" inject -i "$work/$name.data" -o - 2>/dev/null |
+			"$perf" report -D -i - >"$work/$name.out" 2>"$work/$name.err"
+	else
+		"$perf" report -D -i "$work/$name.data" >"$work/$name.out" 2>"$work/$name.err"
+	fi
 	mapfile -t cpus < <(grep '^cpu ' "$work/$name.gen")
 	for line in "${cpus[@]}"; do
 		read -r _ q _ sink _ _ _ _ <<<"$line"
@@ -533,7 +637,7 @@ elif gen $name -c 8 -s 2 -a 20 -L; then
 		fi
 		want=""
 		for c in $q $prev; do
-			id=$(tid $name "$c")
+			id=$(tid "$name" "$c")
 			want+="queue $q (buffer CPU $q): decoder for trace ID $id: CPU $c, sink $sink"$'\n'
 		done
 		got=$(grep -F "queue $q (buffer CPU $q): decoder for" "$work/$name.out" | sed 's/^[[:space:]]*//' | sort -u)
@@ -541,13 +645,14 @@ elif gen $name -c 8 -s 2 -a 20 -L; then
 			missing="queue $q: got '$(tr '\n' ';' <<<"$got")', want '$(printf '%s' "$want" | sort -u | tr '\n' ';')'"
 	done
 	if [ -n "$missing" ]; then
-		fail $name "$missing"
+		fail "$name" "$missing"
 	else
-		pass $name
+		pass "$name"
 	fi
-else
-	fail $name "csgen failed"
-fi
+}
+check_dump_decoders dump_decoders file -c 8 -s 2 -a 20
+check_dump_decoders dump_decoders_overlapping_ids file -c 64 -s 2 -a 4
+check_dump_decoders dump_pipe_decoders_overlapping_ids pipe -c 64 -s 2 -a 4
 
 # ---- malformed input: clear error, non-zero exit ----
 N=bad_major_version
@@ -570,7 +675,6 @@ check_error $N 'CS ETM: oversized HW_ID record $(hwval $N 1) (trace ID 0x12) at 
 N=bad_mixed_minor_versions
 check_error $N 'CS ETM: CPU 1: HW_ID record $(hwval $N 1) (trace ID 0x12) has minor version 0, earlier ones have 1' -c 4 -s 2 -B mixminor
 check_error bad_static_duplicate 'CS ETM: CPU 0 and CPU 1 both claim trace ID 0x10' -c 4 -s 1 -H none -V 1 -B staticdup
-check_error bad_static_49cpus 'CS ETM: CPU 48: invalid trace ID 0x70 in metadata' -c 49 -s 1 -H none -V 1 -M -a 4
 
 check_error mixed_formatted_unformatted 'CS ETM: CPU 1: unformatted trace buffer in a session of formatted ones: a session cannot mix them' -c 4 -s 2 -B mixfmt
 check_error mixed_formatted_unformatted_per_thread 'CS ETM: CPU 1: unformatted trace buffer in a session of formatted ones: a session cannot mix them' -c 4 -s 2 -t -g 8 -B mixfmt
@@ -583,20 +687,27 @@ check_error bad_nr_params 'CS ETM: AUXTRACE_INFO: metadata of CPU 1 of 4: 4096 p
 # record of 4 CPUs of 10 words holds at most (43 - 3) / 3)
 check_error bad_num_cpu_huge 'CS ETM: AUXTRACE_INFO: 1048576 CPUs do not fit in a record of $((16 + 8 * (3 + 4 * 10))) bytes' -c 4 -s 1 -B numcpuhuge
 check_error bad_magic 'CS ETM Trace: Unrecognised magic number 0x6060606060606060. File could be from a newer version of perf.' -c 4 -s 1 -B magic
-check_error bad_cpu_number 'CS ETM: AUXTRACE_INFO: metadata of CPU 1 of 4: invalid CPU number 65536' -c 4 -s 1 -B cpurange
-check_error bad_auxtrace_size 'CS ETM: AUXTRACE record at file offset $(auxoff bad_auxtrace_size) claims $(auxsz bad_auxtrace_size) bytes of trace, beyond the end of the file' -c 4 -s 1 -B auxbig
+check_error bad_cpu_number 'CS ETM: AUXTRACE_INFO: metadata of CPU 1 of 4: invalid CPU number 2048' -c 4 -s 1 -B cpurange
+check_error bad_auxtrace_size 'CS ETM: AUXTRACE record at file offset $(auxoff bad_auxtrace_size) claims $(auxsz bad_auxtrace_size) bytes of trace, beyond the end of the data' -c 4 -s 1 -B auxbig
+# CPU numbers from the file: the last CPU perf handles (2047) is accepted
+# (no metadata: its trace is not decoded, the rest is), the next refused
+check_decode metadata_cpu_2047 cpu 4 "$ATOMS 0 $ATOMS $ATOMS" -c 4 -s 4 -a $ATOMS -B cpurange2047
+check_decode auxtrace_cpu_2047 cpu 4 "$ATOMS 0 $ATOMS $ATOMS" -c 4 -s 4 -a $ATOMS -B cpu2047
+check_error auxtrace_cpu_2048 'CS ETM: AUXTRACE record of invalid CPU 2048' -c 4 -s 4 -a 20 -B cpu2048
+check_decode hwid_cpu_2047 cpu 4 "$ATOMS 0 $ATOMS $ATOMS" -c 4 -s 4 -a $ATOMS -B hwcpu2047
+check_error hwid_cpu_2048 'CS ETM: HW_ID record $(hwval hwid_cpu_2048 2048) at file offset $(hwoff hwid_cpu_2048 2048) does not tell its CPU' -c 4 -s 4 -a 20 -B hwcpu2048
 # found by fuzzing: a buffer index of 16 bits or more made perf crash or
 # hang in the timestamp heap
 check_error bad_buffer_index 'CS ETM: AUXTRACE record of CPU 1: invalid buffer index 65536' -c 4 -s 2 -B bigidx
 # found by fuzzing: with timestamps, an index from 1 << 15 on made the size
 # of the timestamp heap wrap to 0 while it doubled, and perf hang
-check_error bad_buffer_index_timed 'CS ETM: AUXTRACE record of CPU 1: invalid buffer index 32768' -c 4 -s 2 -B bigidx15
+check_decode buffer_index_32768_timed cpu 4 all:20 -c 4 -s 2 -a 20 -B bigidx15
 # found by fuzzing: a record size that is not a multiple of 8 made the
 # read-ahead access misaligned records (UBSan)
-check_error bad_record_alignment 'CS ETM: record at file offset $(misoff bad_record_alignment) is not 8-byte aligned: the size of the record before it is corrupt' -c 4 -s 1 -B oddsize
+check_error bad_record_alignment 'The record at file offset $(misoff bad_record_alignment) is not 8-byte aligned: the size of the record before it is corrupt' -c 4 -s 1 -B oddsize
 # an AUXTRACE index entry far beyond the file: perf_session__peek_event()
 # returned a pointer there into the mapped file
-check_error bad_index_offset 'CS ETM: record at file offset 0x10000000000 is outside the data, which ends at $(dataend bad_index_offset): the file is cut short or corrupt' -c 4 -s 1 -B idxoff
+check_error bad_index_offset 'CS ETM: the AUXTRACE index points to file offset 0x10000000000, where no record lies within the data, which ends at $(dataend bad_index_offset)' -c 4 -s 1 -B idxoff
 # an AUX record that ends before its sample ID: evsel__parse_sample() read
 # the ID from the bytes before the record
 check_error bad_aux_record_size 'CS ETM: AUX record of size 32 is too short for its sample ID' -c 4 -s 1 -B shortaux
@@ -681,7 +792,7 @@ fi
 if [ -n "${ASAN_PERF:-}" ]; then
 	for name in bad_major_version bad_id_out_of_range bad_id_zero bad_duplicate_id \
 		    bad_duplicate_id_v0_0 bad_id_change bad_sink_change bad_truncated_record \
-		    bad_oversized_record bad_static_duplicate bad_static_49cpus \
+		    bad_oversized_record bad_static_duplicate static_ids_64cpus static_ids_65cpus \
 		    per_thread_hwid_no_cpu four_sinks_overlapping_ids per_thread_overlapping_ids \
 		    cpus256_sinks4 static_ids_header_v1 hwid_v0_0_global_map buffer_end_pad \
 		    per_thread_static_no_cpu missing_hwid_per_cpu missing_hwid_per_thread \
@@ -693,11 +804,14 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		    bad_hwid_reserved_bits bad_num_cpu_zero bad_num_cpu_too_big bad_num_cpu_huge \
 		    bad_nr_params \
 		    bad_magic bad_cpu_number bad_auxtrace_size cut_in_trace_buffer \
-		    bad_buffer_index bad_buffer_index_timed bad_record_alignment header_v2_no_hwid_64cpus \
+		    bad_buffer_index buffer_index_32768_timed bad_record_alignment header_v2_no_hwid_64cpus \
 		    bad_index_offset bad_aux_record_size \
 		    header_v2_flagged_no_hwid_64cpus per_thread_buffer_index_65535 \
 		    unformatted_per_thread_no_cpu unformatted_per_thread_no_cpu_configs_differ \
-		    barrier_at_byte_8 hwid_after_buffer; do
+		    barrier_at_byte_8 hwid_after_buffer unformatted_no_meta_per_thread \
+		    unformatted_lost_hwid_per_cpu per_thread_error_other_threads auxtrace_cpu_2047 \
+		    auxtrace_cpu_2048 hwid_cpu_2047 hwid_cpu_2048 metadata_cpu_2047 \
+		    per_thread_ts_buffer_index_65535 per_thread_ts_overlapping_ids; do
 		listed "asan_$name" && continue
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 			timeout -s KILL "$TIMEOUT" "$ASAN_PERF" script -i "$work/$name.data" \
@@ -705,7 +819,7 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		rc=$?
 		# the malformed inputs must fail, the others decode
 		case $name in
-		bad_*|mixed_*|cut_*|per_thread_hwid_no_cpu|*_configs_differ|barrier_at_*) want_fail=1 ;;
+		bad_*|mixed_*|cut_*|per_thread_hwid_no_cpu|*_configs_differ|barrier_at_*|*_65cpus|*_2048|*_error_*) want_fail=1 ;;
 		*) want_fail=0 ;;
 		esac
 		if detail=$(crash $rc "$work/$name.asan.err"); then
@@ -727,7 +841,9 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		    pipe_header_v2_no_hwid_64cpus pipe_mixed_formatted_unformatted \
 		    pipe_per_thread_overlapping_ids pipe_per_thread_hops_exec_cpu14 \
 		    pipe_unformatted_per_thread_shared_sink pipe_per_thread_aux_offset_wraps \
-		    pipe_per_thread_overlap_after_setup pipe_header_v2_flagged_no_hwid_64cpus; do
+		    pipe_per_thread_overlap_after_setup pipe_header_v2_flagged_no_hwid_64cpus \
+		    pipe_per_thread_ts_overlapping_ids pipe_unformatted_per_thread_ts \
+		    pipe_unformatted_no_meta_per_thread pipe_static_ids_64cpus; do
 		listed "asan_$name" && continue
 		cp "$work/$name.data" "$work/asan_$name.data"
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \

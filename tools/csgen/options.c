@@ -43,6 +43,8 @@ int late_hwid;		/* -R: HW_ID records late in raw order */
 int compress;		/* -z: ring buffer records compressed (perf record -z) */
 int thread_idx;		/* -I: buffer index of the per-thread buffer */
 int worker_exit;	/* -W: a worker exits after this many parts */
+int thread_ts;		/* -Y: per-thread, the event traces timestamps */
+const char *cpu1_file;	/* -K: CPU 1's buffer holds the bytes of this file */
 
 static void usage(void)
 {
@@ -62,6 +64,9 @@ static void usage(void)
 		"  -a A        E atoms per CPU (per-CPU) or per segment (default 200)\n"
 		"  -T K        timestamp every K atoms (default 16, 0: none)\n"
 		"  -n          records carry no CPU (no PERF_SAMPLE_CPU)\n"
+		"  -Y          per-thread: the event has the timestamp option (timed decoding)\n"
+		"  -K FILE     per-CPU: CPU 1's buffer holds the bytes of FILE (formatted\n"
+		"              trace of real hardware, whole frames) instead of csgen's\n"
 		"  -E frame|pad|async   how buffers end (default frame)\n"
 		"  -b          start each buffer with a barrier of 4 FSYNCs\n"
 		"  -k CHUNK    interleave chunk size in bytes (default 24)\n"
@@ -80,10 +85,18 @@ static void usage(void)
 		"              buffer index 0x8000), auxwrap (CPU 1's AUX record at\n"
 		"              offset 2^64 - 8; per-thread: that of the second part),\n"
 		"              shortaux (CPU 1's AUX record without its sample ID),\n"
-		"              idxoff (the second AUXTRACE index entry 1 TiB on)\n"
+		"              idxoff (the second AUXTRACE index entry 1 TiB on),\n"
+		"              nocputhread (per-thread: another thread, buffer index\n"
+		"              0, whose AUX records name CPU -1), cpu2047 cpu2048\n"
+		"              (CPU 1's AUXTRACE and AUX records name that CPU),\n"
+		"              hwcpu2047 hwcpu2048 (CPU 1's HW_ID record names that\n"
+		"              CPU), cpurange2047 (CPU 1's metadata names CPU 2047;\n"
+		"              cpurange: 2048)\n"
 		"  -p PID      first pid (default 1000, CPU c runs pid PID+c)\n"
 		"  -M          header v1: stock static IDs 0x10+2*cpu in the metadata\n"
-		"              instead of the real ones (as stock perf record writes)\n"
+		"              instead of the real ones (as stock perf record writes);\n"
+		"              with -H none the trace IDs are those of a stock 6.1\n"
+		"              kernel: bits 6:0 of 0x10 + 2 * cpu\n"
 		"  -F          header v2: legacy IDs flagged with bit 31 (perf 6.3-6.10);\n"
 		"              with -H none the trace IDs are those of a stock 6.1\n"
 		"              kernel: bits 6:0 of 0x10 + 2 * cpu\n"
@@ -124,7 +137,7 @@ void parse_options(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zS:A:N:C:D:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zYK:S:A:N:C:D:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -162,6 +175,8 @@ void parse_options(int argc, char **argv)
 		case 'I': thread_idx = atoi(optarg); break;
 		case 'W': worker_exit = atoi(optarg); break;
 		case 'z': compress = 1; break;
+		case 'Y': thread_ts = 1; break;
+		case 'K': cpu1_file = optarg; break;
 		case 'S': snap_dir = optarg; break;
 		case 'A': slice_from = strtoull(optarg, NULL, 0); break;
 		case 'N': slice_bytes = strtoull(optarg, NULL, 0); break;

@@ -218,6 +218,11 @@ void put_hw_id(int pid, int cpu)
 		else if (!strcmp(bad, "over"))
 			adjust = 8;
 	}
+	if (cpu == 1 && !strncmp(bad, "hwcpu204", 8)) {
+		/* hwcpu2047: the last CPU perf handles, without metadata */
+		put_hw_id_raw(pid, atoi(bad + 5), hw_id_value(id, sink, hwid_minor, 0), 0);
+		return;
+	}
 	if (cpu == 1 && !strcmp(bad, "hwidres")) {
 		/* bit 40: zero in minor versions 0 and 1 */
 		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, hwid_minor, 0) | 1ULL << 40, 0);
@@ -258,6 +263,8 @@ void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 {
 	struct rec r;
 
+	if (cpu == 1 && !strncmp(bad, "cpu204", 6))
+		cpu = atoi(bad + 3);
 	if (list_topology)
 		printf("aux cpu %d offset %#llx size %#llx\n", cpu,
 		       (unsigned long long)off, (unsigned long long)size);
@@ -285,6 +292,8 @@ void put_auxtrace(struct buf *trace, u64 aux_off, u32 idx, int tid, int cpu, u64
 		idx = 0x10000;	/* beyond any CPU or thread */
 	if (cpu == 1 && !strcmp(bad, "bigidx15"))
 		idx = 0x8000;	/* beyond the timestamp heap */
+	if (cpu == 1 && !strncmp(bad, "cpu204", 6))
+		cpu = atoi(bad + 3);	/* cpu2047: the last CPU perf handles */
 	rec_begin(&r, &data, REC_AUXTRACE, 0);
 	buf_u64(&data, trace->len);
 	buf_u64(&data, aux_off);	/* offset in the AUX area */
@@ -307,7 +316,7 @@ void put_auxtrace(struct buf *trace, u64 aux_off, u32 idx, int tid, int cpu, u64
 static u64 trcconfigr(void)
 {
 	/* RES1 bit 0, CID tracing, timestamps unless per-thread */
-	return 0x1 | (1 << 6) | (per_thread ? 0 : 1 << 11);
+	return 0x1 | (1 << 6) | (per_thread && !thread_ts ? 0 : 1 << 11);
 }
 
 /* The metadata ID entry: the real ID (header v1) or the legacy placeholder */
@@ -366,7 +375,8 @@ void put_auxtrace_info(void)
 		if (!strcmp(bad, "staticdup") && c == 1)
 			id = trace_id(0);
 		buf_u64(&data, c == 1 && !strcmp(bad, "magic") ? 0x6060606060606060ULL : ETMV4_MAGIC);
-		buf_u64(&data, c == 1 && !strcmp(bad, "cpurange") ? 0x10000 : c);
+		buf_u64(&data, c != 1 || strncmp(bad, "cpurange", 8) ? c :
+			       !strcmp(bad, "cpurange2047") ? 2047 : 2048);
 		buf_u64(&data, c == 1 && !strcmp(bad, "nrparams") ? 0x1000 : ETMV4_NR_PARAMS);
 		buf_u64(&data, trcconfigr());
 		buf_u64(&data, id);
@@ -496,7 +506,8 @@ static u64 event_config(void)
 	int ts, cycacc;
 
 	if (!snap_dir)
-		return (1ULL << ETM_OPT_CTXTID) | (per_thread ? 0 : 1ULL << ETM_OPT_TS);
+		return (1ULL << ETM_OPT_CTXTID) |
+		       (per_thread && !thread_ts ? 0 : 1ULL << ETM_OPT_TS);
 	/*
 	 * -S: as the registers say (ETMCR bits 12 and 28, TRCCONFIGR bits 4
 	 * and 11), but without timestamps in per-thread mode or with -T 0:

@@ -133,13 +133,14 @@ void alloc_trace_ids(void)
 		}
 
 		/*
-		 * -F without HW_ID records: perf 6.3-6.10 on a stock 6.1
-		 * kernel, whose ETM writes the legacy ID 0x10 + 2 * cpu into
-		 * its 7-bit trace ID field: the trace carries bits 6:0 of it
-		 * (0x70-0x7e for CPUs 48-55, 0 for CPU 56, 0x02-0x0e for
-		 * CPUs 57-63, those of CPU - 64 from CPU 64 on)
+		 * -F (header v2) or -M (v1) without HW_ID records: perf
+		 * 6.3-6.10 or stock 6.1 perf on a stock 6.1 kernel, whose ETM
+		 * writes the legacy ID 0x10 + 2 * cpu into its 7-bit trace ID
+		 * field: the trace carries bits 6:0 of it (0x70-0x7e for CPUs
+		 * 48-55, 0 for CPU 56, 0x02-0x0e for CPUs 57-63, those of
+		 * CPU - 64 from CPU 64 on)
 		 */
-		if (flagged_meta && hwid_minor < 0 && header_version >= 2) {
+		if (hwid_minor < 0 && (header_version >= 2 ? flagged_meta : legacy_meta)) {
 			cpu_trace_id[c] = (0x10 + 2 * c) & 0x7f;
 			continue;
 		}

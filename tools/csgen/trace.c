@@ -146,6 +146,20 @@ static void misalign(struct buf *trace)
 	*trace = out;
 }
 
+/* -K: the bytes of @path, whole frames, in place of the trace of @trace */
+static void read_trace_file(struct buf *trace, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	u8 frame[CS_FRAME_SIZE];
+
+	if (!f)
+		die("cannot read %s", path);
+	trace->len = 0;
+	while (fread(frame, 1, sizeof(frame), f) == sizeof(frame))
+		buf_put(trace, frame, sizeof(frame));
+	fclose(f);
+}
+
 void gen_per_cpu(void)
 {
 	static u64 hwid_time[MAX_CPUS];
@@ -222,6 +236,8 @@ void gen_per_cpu(void)
 		fmt_finish(&f);
 		if (c == 1 && (!strcmp(bad, "barrier8") || !strcmp(bad, "midframe")))
 			misalign(&trace);
+		if (c == 1 && cpu1_file)
+			read_trace_file(&trace, cpu1_file);
 		if (late_hwid) {
 			set_next_time(hwid_time[c]);
 			put_hw_id(cpu_pid(c), c);
@@ -239,12 +255,13 @@ void gen_per_cpu(void)
 }
 
 /*
- * Part @k of a per-thread buffer, run on CPU @c: its trace appended to
- * @trace (formatted with the CPU's ID, or raw for a raw sink) and its AUX
- * record, which names @aux_off as its offset (@start but for -B auxwrap).
+ * Part @k of a per-thread buffer of thread @tid, run on CPU @c: its trace
+ * appended to @trace (formatted with the CPU's ID, or raw for a raw sink)
+ * and its AUX record, which names @aux_off as its offset (@start but for -B
+ * auxwrap) and @aux_cpu as its CPU.
  */
-static void put_thread_part(struct buf *trace, int c, int k, u64 start,
-			    u64 aux_off)
+static void put_thread_part(struct buf *trace, int tid, int c, int aux_cpu, int k,
+			    u64 start, u64 aux_off)
 {
 	struct stream s;
 	struct fmt f;
@@ -262,7 +279,7 @@ static void put_thread_part(struct buf *trace, int c, int k, u64 start,
 		fmt_interleave(&f, &s, 1);
 		fmt_finish(&f);
 	}
-	put_aux(thread_pid, c, raw ? start : aux_off, trace->len - start, raw);
+	put_aux(tid, aux_cpu, raw ? start : aux_off, trace->len - start, raw);
 	free(s.data.p);
 }
 
@@ -288,10 +305,23 @@ void gen_per_thread(void)
 			start = trace.len;
 		}
 		/* -B auxwrap: an AUX offset whose sum with the size wraps */
-		put_thread_part(&trace, c, k, start,
+		put_thread_part(&trace, thread_pid, c, c, k, start,
 				k == 1 && !strcmp(bad, "auxwrap") ? -8ULL : start);
 	}
-	put_auxtrace(&trace, 0, thread_idx, thread_pid, -1, 0x1000);
+	/*
+	 * -B nocputhread: another thread, decoded first (buffer index 0), ran
+	 * on the first and the last CPU, and its AUX records name CPU -1
+	 */
+	if (!strcmp(bad, "nocputhread")) {
+		struct buf t2 = { 0 };
+
+		put_comm(thread_pid + 1, 0, "csgen");
+		put_thread_part(&t2, thread_pid + 1, 0, -1, 0, 0, 0);
+		put_thread_part(&t2, thread_pid + 1, nr_cpus - 1, -1, 1, t2.len, t2.len);
+		put_auxtrace(&t2, 0, 0, thread_pid + 1, -1, 0x2000);
+		free(t2.p);
+	}
+	put_auxtrace(&trace, 0, !strcmp(bad, "nocputhread") ? 1 : thread_idx, thread_pid, -1, 0x1000);
 	free(trace.p);
 	put_finished_round();
 }
@@ -325,7 +355,7 @@ void gen_per_thread_hops(void)
 			started[c] = 1;
 			put_hw_id(thread_pid, c);
 		}
-		put_thread_part(&trace, c, k, start, start);
+		put_thread_part(&trace, thread_pid, c, c, k, start, start);
 		/* -W K: a worker thread exits after the first K parts */
 		if (k + 1 == worker_exit)
 			put_exit(thread_pid + 1, c);
