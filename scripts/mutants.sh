@@ -132,7 +132,8 @@ test_decode() {
 		return 2
 	fi
 	rm -rf "$MWORK/decode"
-	start_job env -u STOCK_PERF -u ASAN_PERF \
+	# the copy of the suite finds the real trace where the workspace does
+	start_job env -u STOCK_PERF -u ASAN_PERF SNAPSHOTS="$SNAPSHOTS" \
 		"$SUITE/tests/decode/run.sh" "$MPERF_DIR/perf" "$MWORK/decode" >>"$log" 2>&1
 	if ! wait_job "$1: decode tests" "$log"; then
 		first=$(grep -m1 '^FAIL ' "$log" | cut -c1-160)
@@ -173,6 +174,7 @@ say "  tree $MTREE, logs $MWORK/NAME.log"
 # The decode tests and the generator they build, as they are now: every
 # mutant runs the same tests, whatever is edited in the workspace meanwhile.
 SUITE=$MWORK/suite
+SNAPSHOTS=${SNAPSHOTS:-$(cd "$TOP/.." && pwd)/shared/data/opencsd-snapshots}
 rm -rf "$SUITE" && mkdir -p "$SUITE/tests" &&
 	cp -a "$TOP/tests/decode" "$SUITE/tests/" && cp -a "$TOP/tools" "$SUITE/" ||
 	die "cannot copy the decode tests to $SUITE"

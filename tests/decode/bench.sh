@@ -9,10 +9,10 @@
 # against the stock 6.1 perf on a ~4 MB single-sink static-ID trace of 47
 # CPUs, side by side with their ratios, and the patched perf's own figures on
 # a 256-CPU / 4-sink trace of about the same size, with the time per decoded
-# sample of both traces; then patched against stock on real hardware trace:
-# the 1 MiB capture of the OpenCSD snapshot bugfix-exact-match (SNAPSHOTS,
-# see real.sh), static IDs (header v1). Each figure is the median of RUNS
-# runs (default 5).
+# sample and per MB of both traces; then patched against stock on real
+# hardware trace: the 1 MiB capture of the OpenCSD snapshot bugfix-exact-match
+# (SNAPSHOTS, see real.sh), static IDs (header v1). Each figure is the median
+# of RUNS runs (default 5).
 
 set -u
 
@@ -83,6 +83,11 @@ printf '  %-8s %9s %9s %13s %10s\n' patched "$multi_wall" "$multi_cpu" "$multi_r
 awk -v a="$multi_cpu" -v an="$multi_n" -v b="$patched_cpu" -v bn="$patched_n" 'BEGIN {
 	printf "  cpu time per decoded sample: multi-sink %.3f us, static %.3f us (ratio %.3fx)\n",
 		a / an * 1e6, b / bn * 1e6, (a / an) / (b / bn) }'
+awk -v a="$multi_cpu" -v am="$(stat -c %s "$work/multi256.data")" \
+    -v b="$patched_cpu" -v bm="$(stat -c %s "$work/static47.data")" 'BEGIN {
+	am /= 1048576; bm /= 1048576
+	printf "  cpu time per MB of perf.data: multi-sink %.3f s, static %.3f s (ratio %.3fx, target <= 1x)\n",
+		a / am, b / bm, (a / am) / (b / bm) }'
 echo "real trace: bugfix-exact-match (ETMv4, 1 MiB capture), header v1, $(size "$work/real.data"); median of $runs runs"
 printf '  %-8s %9s %9s %13s %10s\n' perf "wall (s)" "cpu (s)" "max RSS (kB)" samples
 for tag in stock patched; do

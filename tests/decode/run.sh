@@ -417,6 +417,16 @@ check_frame_ids frame_ids_barrier_at_byte_8 -c 4 -s 1 -a 20 -B barrier8
 # the buffer starts 8 bytes into a frame: frames are read from its start
 check_frame_ids frame_ids_mid_frame -c 4 -s 1 -a 20 -B midframe
 check_frame_ids frame_ids_mid_frame_many_cpus -c 16 -s 1 -a 20 -B midframe
+# real hardware trace (OpenCSD's snapshots) as the buffer of CPU 1, whose
+# CPUs have the static IDs 0x10, 0x12, ...: of the sources' IDs (TC2
+# 0x10-0x13, Snowball 0x10-0x11, bugfix 0x12) some have a CPU, the others
+# are dropped, and perf must name the same IDs as OpenCSD's deformatter
+snapshots=${SNAPSHOTS:-$repo/../shared/data/opencsd-snapshots}
+[ -n "$LIST" ] || [ -d "$snapshots" ] ||
+	echo "no snapshot directory $snapshots (set SNAPSHOTS): the frame_ids_real checks fail" >&2
+check_frame_ids frame_ids_real_tc2 -c 4 -s 1 -a 20 -H none -V 1 -K "$snapshots/TC2/cstrace.bin"
+check_frame_ids frame_ids_real_snowball -c 4 -s 1 -a 20 -H none -V 1 -K "$snapshots/Snowball/cstrace.bin"
+check_frame_ids frame_ids_real_bugfix -c 8 -s 1 -a 20 -H none -V 1 -K "$snapshots/bugfix-exact-match/cstrace.bin"
 # and perf says why it can't decode past the FSYNCs
 check_error barrier_at_byte_8 "CS ETM: queue 1 (CPU 1): 2 FSYNCs at byte 0x10 of a trace buffer are no barrier: it can't be decoded past them" -c 4 -s 1 -a 20 -B barrier8
 # per-thread parts that start at 8 mod 16 in the AUX area, each with a
