@@ -310,6 +310,17 @@ for spec in "untraced_cpus:CPUs 6-7 have no trace ID: they were not traced" \
 		fail "${name}_warning" "no single line 'CS ETM: ${spec#*:}': $(head -1 "$work/$name.err")"
 	fi
 done
+# The per-CPU events of a workload (perf record -- cmd, csgen -w) start
+# only on the CPUs it runs on: those without a HW_ID record are no news
+check_decode untraced_cpus_workload cpu 8 "$ATOMS $ATOMS $ATOMS $ATOMS $ATOMS $ATOMS 0 0" -c 8 -s 1 -a $ATOMS -Z 6 -w
+name=untraced_cpus_workload_no_warning
+if ! listed $name; then
+	if grep -q 'no trace ID' "$work/untraced_cpus_workload.err"; then
+		fail $name "$(grep -m1 'no trace ID' "$work/untraced_cpus_workload.err")"
+	else
+		pass $name
+	fi
+fi
 
 # A lost HW_ID record (CPU 1, csgen -B nohwid) or one of a CPU without
 # metadata (the last CPU, -B nometa: offline when perf wrote it): the trace

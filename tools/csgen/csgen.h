@@ -38,6 +38,7 @@ extern int late_hwid;		/* -R: HW_ID records late in raw order */
 extern int thread_idx;		/* -I: buffer index of the per-thread buffer */
 extern int worker_exit;		/* -W: a worker exits after this many parts */
 extern int thread_ts;		/* -Y: per-thread, the event traces timestamps */
+extern int workload;		/* -w: per-CPU events of a workload, not system-wide */
 extern const char *cpu1_file;	/* -K: CPU 1's buffer holds the bytes of this file */
 
 extern const char *snap_dir;	/* -S: trace from an OpenCSD snapshot */

@@ -44,6 +44,7 @@ int compress;		/* -z: ring buffer records compressed (perf record -z) */
 int thread_idx;		/* -I: buffer index of the per-thread buffer */
 int worker_exit;	/* -W: a worker exits after this many parts */
 int thread_ts;		/* -Y: per-thread, the event traces timestamps */
+int workload;		/* -w: per-CPU events of a workload, not system-wide */
 const char *cpu1_file;	/* -K: CPU 1's buffer holds the bytes of this file */
 
 static void usage(void)
@@ -65,6 +66,8 @@ static void usage(void)
 		"  -T K        timestamp every K atoms (default 16, 0: none)\n"
 		"  -n          records carry no CPU (no PERF_SAMPLE_CPU)\n"
 		"  -Y          per-thread: the event has the timestamp option (timed decoding)\n"
+		"  -w          per-CPU: the events of a workload (perf record -- cmd): the\n"
+		"              AUXTRACE records carry the first pid (default: -1, as -a)\n"
 		"  -K FILE     per-CPU: CPU 1's buffer holds the bytes of FILE (formatted\n"
 		"              trace of real hardware, whole frames) instead of csgen's\n"
 		"  -E frame|pad|async   how buffers end (default frame)\n"
@@ -137,7 +140,7 @@ void parse_options(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zYK:S:A:N:C:D:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zYwK:S:A:N:C:D:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -176,6 +179,7 @@ void parse_options(int argc, char **argv)
 		case 'W': worker_exit = atoi(optarg); break;
 		case 'z': compress = 1; break;
 		case 'Y': thread_ts = 1; break;
+		case 'w': workload = 1; break;
 		case 'K': cpu1_file = optarg; break;
 		case 'S': snap_dir = optarg; break;
 		case 'A': slice_from = strtoull(optarg, NULL, 0); break;

@@ -160,6 +160,15 @@ static void read_trace_file(struct buf *trace, const char *path)
 	fclose(f);
 }
 
+/*
+ * The thread of per-CPU AUXTRACE records: none (-1) in a system-wide
+ * session (perf record -a), the workload's with -w (perf record -- cmd)
+ */
+static int auxtrace_tid(void)
+{
+	return workload ? pid_base : -1;
+}
+
 void gen_per_cpu(void)
 {
 	static u64 hwid_time[MAX_CPUS];
@@ -207,7 +216,7 @@ void gen_per_cpu(void)
 				put_hw_id(cpu_pid(c), c);
 			}
 			put_aux(cpu_pid(c), c, 0, trace.len, 1);
-			put_auxtrace(&trace, 0, c, cpu_pid(c), c, 0x1000 + c);
+			put_auxtrace(&trace, 0, c, auxtrace_tid(), c, 0x1000 + c);
 			free(s[0].data.p);
 			free(trace.p);
 			continue;
@@ -245,7 +254,7 @@ void gen_per_cpu(void)
 		/* -B auxwrap: an AUX offset whose sum with the size wraps */
 		put_aux(cpu_pid(c), c, c == 1 && !strcmp(bad, "auxwrap") ? -8ULL : 0,
 			trace.len, 0);
-		put_auxtrace(&trace, 0, c, cpu_pid(c), c, 0x1000 + c);
+		put_auxtrace(&trace, 0, c, auxtrace_tid(), c, 0x1000 + c);
 		free(s[0].data.p);
 		free(s[1].data.p);
 		free(s[2].data.p);
