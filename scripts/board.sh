@@ -397,7 +397,7 @@ scenario_check() {
 check_full_sink_log() {
 	local run=$1 name=$2 sink=$3 first=$4 last=$5 dir=$GUEST/$1/out n m
 	local want="$sink: CPU(s) $first-$last found no free trace ID on this sink while perf sessions used it"
-	local cause="$sink: No free trace ID for CPU(s) [0-9,-]+, not traced: more than 111 sources on this sink"
+	local cause="$sink: No free trace ID for CPU\\(s\\) [0-9,-]+, not traced: more than 111 sources on this sink"
 	n=$(grep -c "found no free trace ID" "$dir/$name.dmesg")
 	m=$(grep -cE "$cause" "$dir/$name.dmesg")
 	if grep -qF "$want" "$dir/$name.dmesg" && [ "$n" -eq 1 ] && [ "$m" -ge 1 ]; then
