@@ -3,7 +3,12 @@
 # Build the arm64 KUnit kernel (CoreSight drivers and the series' suites)
 # with kunit.py, run it under qemu-system-aarch64 and count every test case.
 #
-# Usage: kunit.sh [debug]   debug adds KASAN and PROVE_LOCKING
+# Usage: kunit.sh [debug|default]
+#   debug adds KASAN and PROVE_LOCKING; default runs the kernel of the
+#   normal mode with kunit.py's own QEMU arguments (one vCPU, so
+#   nr_cpu_ids = 1), the command kernel CI runs, where no case may skip:
+#   tools/testing/kunit/kunit.py run --arch=arm64
+#   --cross_compile=aarch64-linux-gnu- --kunitconfig=drivers/hwtracing/coresight
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,13 +32,15 @@ console=$KSRC/$build_dir/test.log
 # the debug run uses 8 (its cases for CPUs from 48 on are skipped).
 smp=64
 [ "$mode" = debug ] && smp=8
+qemu_args=(--qemu_args="-machine virt,gic-version=3 -smp $smp -accel tcg,thread=single")
+[ "$mode" = default ] && qemu_args=()
 run_kunit() {
 	rm -f "$json" "$console"
 	cd "$KSRC" && with_build_lock python3 tools/testing/kunit/kunit.py run \
 		--arch=arm64 --cross_compile=aarch64-linux-gnu- \
 		--build_dir="$build_dir" "${configs[@]}" --jobs="$JOBS" \
 		--make_options "CC=ccache aarch64-linux-gnu-gcc" \
-		--qemu_args="-machine virt,gic-version=3 -smp $smp -accel tcg,thread=single" \
+		"${qemu_args[@]}" \
 		--timeout=900 --json="$json"
 }
 
@@ -100,7 +107,13 @@ while read -r status name file; do
 	n=$((n + 1))
 	case "$status" in
 	PASS) result PASS "kunit $mode $name" ;;
-	SKIP) result SKIP "kunit $mode $name" ;;
+	SKIP)
+		if [ "$mode" = default ]; then
+			result FAIL "kunit $mode $name" "skipped on one CPU, log: $log"
+		else
+			result SKIP "kunit $mode $name"
+		fi
+		;;
 	MISSING) result FAIL "kunit $mode $name" "declared, but not in the results" ;;
 	NOSUITE) result FAIL "kunit $mode suite $name" "declared in $file, but did not run" ;;
 	*) result FAIL "kunit $mode $name" "$status, log: $log" ;;

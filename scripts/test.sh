@@ -38,6 +38,7 @@ say "testing $npatches patches on Debian linux-source-6.1 $(base_version)"
 
 step lint bash "$S/lint.sh" checkpatch kdoc arm64 arm32 cocci
 step kunit bash "$S/kunit.sh"
+step kunit-default bash "$S/kunit.sh" default
 step perf bash "$S/perf.sh"
 if [ -x "$TOP/tests/decode/run.sh" ]; then
 	step decode bash "$S/decode-tests.sh"
