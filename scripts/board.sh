@@ -19,12 +19,13 @@
 #             and per-thread across CPUs that share an ID on two sinks
 #   board128  128 CPUs in 2 clusters of 64 plus a global sink that all
 #             CPUs reach: the default sinks trace all 128 CPUs in one
-#             session, the global sink (111 IDs, 110 with the STM's)
-#             leaves 18 CPUs out; then the scenarios sysfs (sysfs mode of
-#             60 CPUs on the global sink), stm (a system source whose trace
-#             meets perf trace in a sink through a static replicator) and
-#             modunload (the sinks' module unloaded under a CPU event
-#             without a trace ID)
+#             session, the global sink (111 IDs; the STM, disabled, costs
+#             none) leaves 17 CPUs out; then the scenarios sysfsperf (60
+#             CPUs of one sink keep sysfs mode IDs, then perf record -a
+#             traces every CPU), sysfs (sysfs mode of 60 CPUs on the global
+#             sink), stm (a system source whose trace meets perf trace in a
+#             sink through a static replicator) and modunload (the sinks'
+#             module unloaded under a CPU event without a trace ID)
 #   board64raw 64 CPUs, each with its own per-CPU sink of unformatted
 #             trace (like a TRBE): perf record -a, and --per-thread of a
 #             workload that moves across CPUs
@@ -39,7 +40,7 @@ B=$TOP/tests/board
 # guest scripts of the scenarios of board.scripts=, run by the guest's
 # /init, and of board.scenarios=, which it sources: into the initramfs
 SCRIPTS=("$B"/{sysfs,stm,modunload,rawthread}.sh)
-SCENARIOS=("$B"/{perthread,snapshot,concurrent,hotplug}.sh)
+SCENARIOS=("$B"/{perthread,snapshot,concurrent,hotplug,sysfsperf}.sh)
 # perf record --switch-output: each output file decodes alone
 # (tests/board/switchout.sh, switchout-check.sh; board64)
 SCENARIOS+=("$B/switchout.sh")
@@ -404,16 +405,35 @@ scenario_check() {
 	fi
 }
 
-# The kernel names the sink and the CPUs it left out, once for the session
+# The kernel names the CPUs it left out when their events are set up, with
+# the cause (rate-limited: perf record -a sets up one event per CPU), and
+# all of them once when the sink's last session ends
 check_full_sink_log() {
-	local run=$1 name=$2 sink=$3 first=$4 last=$5 dir=$GUEST/$1/out n
-	local want="$sink: No free trace ID for CPU(s) $first-$last, not traced"
-	n=$(grep -c "No free trace ID" "$dir/$name.dmesg")
-	if grep -qF "$want" "$dir/$name.dmesg" && [ "$n" -eq 1 ]; then
-		result PASS "$run: kernel log names $sink for CPUs $first-$last once"
+	local run=$1 name=$2 sink=$3 first=$4 last=$5 dir=$GUEST/$1/out n m
+	local want="$sink: CPU(s) $first-$last found no free trace ID on this sink while perf sessions used it"
+	local cause="$sink: No free trace ID for CPU\\(s\\) [0-9,-]+, not traced: more than 111 sources on this sink"
+	n=$(grep -c "found no free trace ID" "$dir/$name.dmesg")
+	m=$(grep -cE "$cause" "$dir/$name.dmesg")
+	if grep -qF "$want" "$dir/$name.dmesg" && [ "$n" -eq 1 ] && [ "$m" -ge 1 ]; then
+		result PASS "$run: kernel log names $sink and the cause for CPUs $first-$last at setup, and all of them once at the end"
 	else
-		result FAIL "$run: kernel log names $sink for CPUs $first-$last once" \
-			"want one line '$want', found $n 'No free trace ID' lines in $dir/$name.dmesg"
+		result FAIL "$run: kernel log names $sink and the cause for CPUs $first-$last at setup, and all of them once at the end" \
+			"want one line '$want' (found $n 'found no free trace ID' lines) and lines '$cause' (found $m) in $dir/$name.dmesg"
+	fi
+}
+
+# sysfsperf: the CPUs the scenario traced in sysfs mode kept their IDs
+# (not reset) while perf record -a traced every CPU
+check_sysfsperf_kept() {
+	local run=$1 kept=$GUEST/$1/out/sysperf.kept n=0 cpu id
+	while read -r cpu id; do
+		[ "$((id))" -gt 0 ] && n=$((n + 1))
+	done <"$kept"
+	if [ "$n" -eq 60 ]; then
+		result PASS "$run: sysperf: 60 CPUs of simsink1 keep sysfs mode IDs during perf record -a"
+	else
+		result FAIL "$run: sysperf: 60 CPUs of simsink1 keep sysfs mode IDs during perf record -a" \
+			"$n CPUs with an ID in $kept"
 	fi
 }
 
@@ -454,16 +474,19 @@ run_board64() {
 }
 
 run_board128() {
-	# IDs 0x01-0x6f (design brief): one map holds 111 sources, less the
-	# system ID the STM holds in the default map, which no sink map hands
-	# out. CPUs 0-109 fit on the global sink, 110-127 do not.
-	local usable=$((0x70 - 0x01 - 1))
+	# IDs 0x01-0x6f (design brief): one map holds 111 sources. The STM's
+	# system ID costs the sinks nothing while the STM is disabled. CPUs
+	# 0-110 fit on the global sink, 111-127 do not.
+	local usable=$((0x70 - 0x01))
 	boot board128 128 900 \
-		"board.sessions=default:-:0,global:simsink2:0 board.modargs=period_us=100000,ram_kb=2048 board.aux=512 board.scripts=sysfs,stm,modunload" \
+		"board.sessions=default:-:0,global:simsink2:0 board.modargs=period_us=100000,ram_kb=2048 board.aux=512 board.scenarios=sysfsperf board.scripts=sysfs,stm,modunload" \
 		2 global stm || return
 	report board128 default shared 128 3
 	report board128 global "untraced:$usable-127" 128 3
 	check_full_sink_log board128 global simsink2 "$usable" 127
+	# 60 CPUs of simsink1 keep sysfs mode IDs: still every CPU traced
+	check_sysfsperf_kept board128
+	report board128 sysperf shared 128 3
 	scenario_check board128 sysfs-check.sh "$GUEST/board128/out"
 	scenario_check board128 stm-check.sh "$PERF_DIR/perf" \
 		"$KBUILD/vmlinux" "$GUEST/board128/out"

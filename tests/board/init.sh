@@ -21,8 +21,9 @@
 #                  less, a loaded host makes the guest lose records)
 #   board.scenarios=NAME,...  after the sessions, source /root/NAME.sh for
 #                  each (tests/board/NAME.sh: per-thread, snapshot,
-#                  concurrent sessions, CPU hotplug); they record their
-#                  own sessions with the helpers below
+#                  concurrent sessions, CPU hotplug, sysfs mode then
+#                  perf); they record their own sessions with the helpers
+#                  below
 #
 # Files: NAME.data (perf.data), NAME.log (perf record's output and exit
 # status), NAME.stats (what every simulated source and sink produced),

@@ -32,6 +32,18 @@ if ! grep -q '^done$' "$facts" 2>/dev/null || grep -q '^error' "$facts"; then
 		"$(grep -m1 '^error' "$facts" 2>/dev/null || echo "no complete $facts"); log: $dir/stm.log"
 	exit 1
 fi
+# fact KEY: the rest of the line of KEY
+fact() { sed -n "s/^$1 //p" "$facts" | head -n 1; }
+
+# The STM disabled, perf first: CPU 64 may take the STM's ID on simsink1;
+# enabling the STM is then refused, naming the sink
+stm_id=$(fact stm_id)
+read -r _ first_id < <(fact first_cpu64)
+xcheck "$([ "$((first_id))" = "$((stm_id))" ] && [ "$(fact first_enable)" = 1 ] &&
+	[ "$(fact first_refused)" -ge 1 ] && echo 1)" \
+	"the STM's ID held by a CPU of a perf session on a sink its trace reaches: enabling the STM is refused, naming the sink" \
+	"CPU 64's ID on simsink1 ${first_id:-none} (STM $stm_id), enable exit $(fact first_enable) (1: refused), kernel messages naming simsink1: $(fact first_refused)"
+
 if ! grep -q '^exit 0$' "$dir/stm.perf.log"; then
 	fail "perf record on simsink1 while the STM traces" "$(tail -n 3 "$dir/stm.perf.log" | tr '\n' ' ')"
 	exit 1

@@ -3,9 +3,10 @@
 #
 # sysfs-check.sh DIR: checks, on the host, what the guest scenario
 # tests/board/sysfs.sh wrote to DIR: the trace IDs sysfs showed
-# (sysfs.facts) and the sink's trace read through its read device
-# (sysfs.bin), decoded by OpenCSD (trc_pkt_lister) with a decoder for every
-# trace ID 0x01-0x6f. Each source's trace carries the PID of its marker
+# (sysfs.facts: mgmt/trctraceid, and sim/default_id, which reads the ID a
+# CPU holds without allocating one) and the sink's trace read through its
+# read device (sysfs.bin), decoded by OpenCSD (trc_pkt_lister) with a
+# decoder for every trace ID 0x01-0x6f. Each source's trace carries the PID of its marker
 # thread as CONTEXTID (sysfs.stats names them), so the decode says which
 # source wrote under which ID. Prints "PASS name" or "FAIL name<TAB>detail"
 # per check; exits non-zero if one failed.
@@ -36,21 +37,31 @@ fi
 pass "guest scenario: every enable, disable and reset written"
 
 # ---- the IDs sysfs showed ----
+# Phases: unread (default_id before any read), before (the first read of
+# mgmt/trctraceid, which allocates), after_perf, offline, online, on (the
+# file after each enable), off (default_id after each disable),
+# reset_enabled (CPU 120's default_id after its reset while enabled),
+# after (default_id once the sink was read), reset (default_id after the
+# resets), then CPU 64: before_released, on, off, released_reset.
 awk "$AWK_LIB"'
 $1 == "cmd" { cmd[$2] = $3; next }
 $1 != "id" { next }
 {
 	p = $2; c = $3; v = hex($4)
-	if (p == "before") { if (v) before_bad = before_bad " " c; next }
+	if (p == "unread") { if (v) unread_bad = unread_bad " " c; next }
 	if (p == "reset") { if (v) reset_bad = reset_bad " " c; next }
 	if (p == "before_released") { rel_before = v; next }
 	if (p == "released_reset") { rel_after = v; next }
 	if (p == "on" && c == 64) { rel_id = v; next }
 	if (p == "off" && c == 64) next
 	if (p == "reset_enabled") { held_enabled = v; next }
-	# on, off, after: the ID held from the first enable until reset
+	# CPU 120 was reset while enabled: its ID went back at its disable
+	if (c == 120 && (p == "off" || p == "after")) { gone120 = gone120 " " v; next }
+	if (p == "after_perf") nperf++
+	if (p == "offline" || p == "online") nhot++
+	# the ID held from the first read until reset
 	if (!(c in id)) { id[c] = v; ncpu++; if (c >= 48) nhigh++ }
-	else if (id[c] != v && !(c in changed)) { changed[c] = 1; nchanged++; firstchanged = firstchanged sprintf(" CPU %d: 0x%x then 0x%x;", c, id[c], v) }
+	else if (id[c] != v && !(c in changed)) { changed[c] = 1; nchanged++; firstchanged = firstchanged sprintf(" CPU %d %s: 0x%x then 0x%x;", c, p, id[c], v) }
 	if (v < 1 || v > 111) invalid = invalid " " c
 }
 END {
@@ -60,15 +71,18 @@ END {
 		if (!lowest || id[c] < lowest) lowest = id[c]
 		printf "%d 0x%x\n", c, id[c] >"/dev/fd/3"
 	}
-	check(before_bad == "", "no CPU holds a sysfs ID before its first enable", "CPUs" before_bad)
+	check(unread_bad == "", "no CPU holds a sysfs ID before its ID file is read", "CPUs" unread_bad)
 	check(ncpu > 48 && nhigh > 0, "more than 48 CPUs enabled, some from 48 on", ncpu " CPUs, " nhigh " from 48 on")
-	check(invalid == "" && !nchanged, "each CPU keeps one valid ID from its first enable to its reset, across disable and enable", \
+	check(nperf == 12 && nhot == 4 && cmd["perf"] == "0", "IDs read after a perf session and after an offline and online of their CPU", \
+	      sprintf("%d reads after the perf session (exit %s), %d around the hotplug", nperf, cmd["perf"], nhot))
+	check(invalid == "" && !nchanged, "each CPU keeps the ID its file first showed until its reset: across a perf session, CPU hotplug, enable and disable", \
 	      "invalid:" invalid "; changed:" firstchanged)
 	check(!dup, "no ID held by two sources of the sink at once", dup " IDs:" firstdup)
-	check(cmd["reset_enabled"] != "" && cmd["reset_enabled"] != 0 && held_enabled == id[120], \
-	      "reset of an enabled source is refused and keeps the ID", \
-	      sprintf("write exit %s, ID 0x%x then 0x%x", cmd["reset_enabled"], id[120], held_enabled))
-	check(reset_bad == "", "reset gives the ID back (traceid reads 0)", "CPUs still with an ID:" reset_bad)
+	check(cmd["reset_enabled"] == "0" && held_enabled == id[120] && gone120 == " 0 0", \
+	      "reset of an enabled source succeeds; the source keeps its ID until its disable gives it back", \
+	      sprintf("write exit %s; ID 0x%x, after the reset 0x%x, after the disable:%s", \
+		      cmd["reset_enabled"], id[120], held_enabled, gone120))
+	check(reset_bad == "", "reset gives the ID back (default_id reads 0)", "CPUs still with an ID:" reset_bad)
 	check(!rel_before && rel_id == lowest && !rel_after, "a released ID is free again (CPU 64 takes the lowest)", \
 	      sprintf("CPU 64: 0x%x before, 0x%x enabled (lowest held before the resets: 0x%x), 0x%x after its reset", \
 		      rel_before, rel_id, lowest, rel_after))

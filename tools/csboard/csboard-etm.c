@@ -5,9 +5,11 @@
  * cs-trace-enc.h) with the trace ID that perf gave the CPU: at start, every
  * @period_us, and at stop. In sysfs mode (enable_source) it does the same
  * with the ID that the allocator's sysfs helpers give the CPU in the
- * default map: taken at the first enable, kept after disable, given back
- * by writing "reset" (the lifetime etm4x and etm3x have); "traceid" shows
- * it. The trace says that the CPU runs the kernel's
+ * default map, the helpers etm4x and etm3x call: taken at the first enable
+ * or the first read of mgmt/trctraceid, which shows it, kept after
+ * disable, given back by writing "reset" (at the disable if the source is
+ * enabled). sim/default_id shows the ID the CPU holds in the default map
+ * without allocating one. The trace says that the CPU runs the kernel's
  * schedule() in the context of the marker thread "csboard/<cpu>" bound to
  * that CPU, so a decoder that gets the CPU right shows csboard/<cpu> on CPU
  * <cpu>.
@@ -161,13 +163,6 @@ static int sim_etm_cpu_id(struct coresight_device *csdev)
 	return etm->cpu;
 }
 
-static int sim_etm_trace_id(struct coresight_device *csdev)
-{
-	struct sim_etm *etm = dev_get_drvdata(csdev->dev.parent);
-
-	return READ_ONCE(etm->trace_id);
-}
-
 /* Start tracing on etm->cpu: the first piece, then one every period */
 static void etm_start(struct sim_etm *etm, struct sim_sink_port *sink,
 		      int trace_id, u32 mode)
@@ -229,7 +224,10 @@ static void etm_start_sysfs_on_cpu(void *data)
 /*
  * Called by coresight_enable() under coresight_mutex, right after the
  * sink of the path was enabled: sim_sysfs_sink is that sink. The CPU's ID
- * comes from the allocator's sysfs helper, as etm4x and etm3x take it.
+ * comes from the allocator's sysfs helpers, as etm4x and etm3x take it:
+ * refused, with a message, if a perf session gave it to another CPU on a
+ * sink this source's trace reaches; given back if the enable then fails
+ * and took it.
  */
 static int sim_etm_enable_sysfs(struct sim_etm *etm)
 {
@@ -239,18 +237,15 @@ static int sim_etm_enable_sysfs(struct sim_etm *etm)
 
 	if (!arg.sink)
 		return -EINVAL;
-	arg.trace_id = coresight_trace_id_sysfs_enable(map, etm->cpu);
-	if (arg.trace_id < 0) {
-		dev_err(&etm->csdev->dev, "No free trace ID for CPU%d\n",
-			etm->cpu);
+	arg.trace_id = coresight_trace_id_sysfs_enable(map, etm->csdev, etm->cpu);
+	if (arg.trace_id < 0)
 		return arg.trace_id;
-	}
 	etm->timestamps = true;
 	/* The hrtimer is pinned to the CPU that starts it */
 	ret = smp_call_function_single(etm->cpu, etm_start_sysfs_on_cpu,
 				       &arg, 1);
 	if (ret)
-		coresight_trace_id_sysfs_disable(map, etm->cpu);
+		coresight_trace_id_sysfs_enable_failed(map, etm->cpu);
 	return ret;
 }
 
@@ -286,7 +281,6 @@ static void sim_etm_disable(struct coresight_device *csdev,
 
 static const struct coresight_ops_source sim_etm_source_ops = {
 	.cpu_id		= sim_etm_cpu_id,
-	.trace_id	= sim_etm_trace_id,
 	.enable		= sim_etm_enable,
 	.disable	= sim_etm_disable,
 };
@@ -326,43 +320,62 @@ static struct attribute *sim_etm_trcidr_attrs[] = {
 	NULL,
 };
 
-static struct attribute *sim_etm_mgmt_attrs[] = {
-	&sim_reg_trcauthstatus.attr.attr,
-	&sim_reg_trcdevarch.attr.attr,
-	NULL,
-};
-
-/* The ID of the CPU in sysfs mode: from the first enable until reset */
-static ssize_t traceid_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
+/*
+ * mgmt/trctraceid as etm4x shows it: the CPU's ID in sysfs mode, allocated
+ * if the CPU holds none
+ */
+static ssize_t trctraceid_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
 {
 	struct sim_etm *etm = dev_get_drvdata(dev->parent);
 	int id;
 
-	id = coresight_trace_id_read_cpu_id(coresight_trace_id_default_map(),
-					    etm->cpu);
-	return sysfs_emit(buf, "%#x\n", id);
+	id = coresight_trace_id_sysfs_read(coresight_trace_id_default_map(),
+					   etm->cpu);
+	if (id < 0)
+		return id;
+	return sysfs_emit(buf, "0x%x\n", id);
 }
-static DEVICE_ATTR_RO(traceid);
+static DEVICE_ATTR_RO(trctraceid);
 
-/* Writing anything gives the sysfs mode ID back; refused while enabled */
+static struct attribute *sim_etm_mgmt_attrs[] = {
+	&sim_reg_trcauthstatus.attr.attr,
+	&sim_reg_trcdevarch.attr.attr,
+	&dev_attr_trctraceid.attr,
+	NULL,
+};
+
+/*
+ * Writing anything resets the source, as etm4x's "reset": the sysfs mode
+ * ID goes back, at the disable if the source is enabled
+ */
 static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 			   const char *buf, size_t size)
 {
 	struct sim_etm *etm = dev_get_drvdata(dev->parent);
-	int ret;
 
-	ret = coresight_trace_id_sysfs_release(coresight_trace_id_default_map(),
-					       etm->cpu);
-	return ret ? ret : size;
+	coresight_trace_id_sysfs_reset(coresight_trace_id_default_map(),
+				       etm->cpu);
+	return size;
 }
 static DEVICE_ATTR_WO(reset);
 
 static struct attribute *sim_etm_attrs[] = {
-	&dev_attr_traceid.attr,
 	&dev_attr_reset.attr,
 	NULL,
 };
+
+/* The ID the CPU holds in the default map, 0 for none: no allocation */
+static ssize_t default_id_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct sim_etm *etm = dev_get_drvdata(dev->parent);
+
+	return sysfs_emit(buf, "0x%x\n",
+			  coresight_trace_id_read_cpu_id(coresight_trace_id_default_map(),
+							 etm->cpu));
+}
+static DEVICE_ATTR_RO(default_id);
 
 /* "etm CPU SINK TRACE_ID BYTES ATOMS MARKER_PID" of the last session */
 static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
@@ -400,6 +413,7 @@ static DEVICE_ATTR_RW(stats);
 
 static struct attribute *sim_etm_sim_attrs[] = {
 	&dev_attr_stats.attr,
+	&dev_attr_default_id.attr,
 	NULL,
 };
 
@@ -503,11 +517,9 @@ static int sim_etm_remove(struct platform_device *pdev)
 
 	etm_perf_symlink(etm->csdev, false);
 	coresight_unregister(etm->csdev);
-	/* The ID of sysfs mode goes with the driver, enabled or not */
-	coresight_trace_id_sysfs_disable(coresight_trace_id_default_map(),
-					 etm->cpu);
-	coresight_trace_id_sysfs_release(coresight_trace_id_default_map(),
-					 etm->cpu);
+	/* Kept if the source is enabled: it may go on emitting the ID */
+	coresight_trace_id_sysfs_remove(coresight_trace_id_default_map(),
+					etm->cpu);
 	return 0;
 }
 

@@ -6,6 +6,9 @@
  *
  *   id_map/sessions  perf sessions using the map
  *   id_map/used      the IDs handed out, as a list of ranges ("16-17,20")
+ *   id_map/held      the IDs that enabled sources of the default map whose
+ *                    trace reaches the sink hold: no CPU of the sink gets
+ *                    them
  *   id_map/cpu_ids   one line "CPU 0xID" for each CPU that holds an ID
  *
  * The allocator's lock is private to it, so these reads take no lock: the
@@ -16,7 +19,6 @@
 
 #include <linux/bitmap.h>
 #include <linux/coresight.h>
-#include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/sysfs.h>
 
@@ -51,6 +53,18 @@ static ssize_t used_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(used);
 
+static ssize_t held_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct coresight_trace_id_map *map = dev_map(dev);
+
+	if (!map)
+		return -ENODEV;
+	return sysfs_emit(buf, "%*pbl\n", CORESIGHT_TRACE_IDS_MAX,
+			  map->held_by_enabled);
+}
+static DEVICE_ATTR_RO(held);
+
 static ssize_t cpu_ids_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
@@ -60,7 +74,7 @@ static ssize_t cpu_ids_show(struct device *dev, struct device_attribute *attr,
 
 	if (!map)
 		return -ENODEV;
-	for_each_possible_cpu(cpu) {
+	for (cpu = 0; cpu < map->nr_cpus; cpu++) {
 		id = coresight_trace_id_read_cpu_id(map, cpu);
 		if (id)
 			n += sysfs_emit_at(buf, n, "%d 0x%02x\n", cpu, id);
@@ -72,6 +86,7 @@ static DEVICE_ATTR_RO(cpu_ids);
 static struct attribute *sim_map_attrs[] = {
 	&dev_attr_sessions.attr,
 	&dev_attr_used.attr,
+	&dev_attr_held.attr,
 	&dev_attr_cpu_ids.attr,
 	NULL,
 };

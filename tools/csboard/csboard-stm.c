@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * csboard system source: "csboard,sim-stm", like an STM. It holds a system
- * trace ID from the default map from probe to remove, as the STM driver
- * does, and in sysfs mode (enable_source) writes trace with it every
+ * trace ID from the default map from probe (or its first enable, if the
+ * map was full at probe) to remove, and enables through the allocator's
+ * system source helpers, as the STM driver does: refused while a perf
+ * session gave its ID to a CPU on a sink its trace reaches. In sysfs mode
+ * (enable_source) it writes trace with it every
  * @period_us. Its trace is ETMv4 packets whose CONTEXTID is the PID of its
  * marker thread "csboard/stm", so that a decoder that takes it for a CPU's
  * trace shows that thread on that CPU.
@@ -36,7 +39,8 @@
 /**
  * struct sim_stm - a simulated STM
  * @csdev:	the CoreSight device.
- * @trace_id:	system trace ID from the default map, probe to remove.
+ * @trace_id:	system trace ID from the default map, until remove; 0 for
+ *		none yet.
  * @marker:	thread whose PID the trace carries.
  * @timer:	hrtimer that writes trace while enabled.
  * @sinks:	simulated sinks the output port reaches, while enabled.
@@ -142,12 +146,20 @@ static int sim_stm_enable(struct coresight_device *csdev,
 {
 	struct sim_stm *stm = dev_get_drvdata(csdev->dev.parent);
 
+	int ret;
+
 	if (mode != CS_MODE_SYSFS)
 		return -EINVAL;
 	stm->nr_sinks = 0;
 	stm_find_sinks(stm, csdev, 0);
 	if (!stm->nr_sinks)
 		return -EINVAL;
+	ret = coresight_trace_id_system_enable(coresight_trace_id_default_map(),
+					       csdev, &stm->trace_id);
+	if (ret) {
+		stm->nr_sinks = 0;
+		return ret;
+	}
 	stm_emit(stm);
 	hrtimer_start(&stm->timer, stm_period(), HRTIMER_MODE_REL_HARD);
 	return 0;
@@ -163,17 +175,11 @@ static void sim_stm_disable(struct coresight_device *csdev,
 	hrtimer_cancel(&stm->timer);
 	stm_emit(stm);
 	stm->nr_sinks = 0;
-}
-
-static int sim_stm_trace_id(struct coresight_device *csdev)
-{
-	struct sim_stm *stm = dev_get_drvdata(csdev->dev.parent);
-
-	return stm->trace_id;
+	coresight_trace_id_system_disable(coresight_trace_id_default_map(),
+					  stm->trace_id);
 }
 
 static const struct coresight_ops_source sim_stm_source_ops = {
-	.trace_id	= sim_stm_trace_id,
 	.enable		= sim_stm_enable,
 	.disable	= sim_stm_disable,
 };
@@ -268,8 +274,9 @@ static void sim_stm_put_id(void *data)
 {
 	struct sim_stm *stm = data;
 
-	coresight_trace_id_put_system_id(coresight_trace_id_default_map(),
-					 stm->trace_id);
+	if (stm->trace_id)
+		coresight_trace_id_put_system_id(coresight_trace_id_default_map(),
+						 stm->trace_id);
 }
 
 DEFINE_CORESIGHT_DEVLIST(stm_devs, "simstm");
@@ -295,10 +302,14 @@ static int sim_stm_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	/* A system source: its ID from the default map, as the STM driver */
-	stm->trace_id = coresight_trace_id_get_system_id(coresight_trace_id_default_map());
-	if (stm->trace_id < 0)
-		return dev_err_probe(dev, stm->trace_id, "no free trace ID\n");
+	/*
+	 * A system source: its ID from the default map, as the STM driver;
+	 * if sysfs mode holds them all, it takes one when enabled
+	 */
+	ret = coresight_trace_id_get_system_id(coresight_trace_id_default_map());
+	if (ret < 0)
+		dev_info(dev, "no free trace ID now, one is taken at enable\n");
+	stm->trace_id = max(ret, 0);
 	ret = devm_add_action_or_reset(dev, sim_stm_put_id, stm);
 	if (ret)
 		return ret;
