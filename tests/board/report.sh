@@ -116,7 +116,7 @@ function hex(s,   i, v) {
 		if ($i ~ /^[0-9a-f][0-9a-f]$/) b[n++] = $i
 	next
 }
-/decoder for trace ID|PERF_RECORD_AUX/ { print }
+/decoder for (trace ID|unformatted trace)|PERF_RECORD_AUX/ { print }
 /PERF_RECORD_AUX_OUTPUT_HW_ID/ {
 	# "CPU [TIME] OFFSET [SIZE]: PERF_RECORD_AUX_OUTPUT_HW_ID hw_id: VALUE"
 	for (i = 2; i < NF && $i !~ /^\[0x[0-9a-f]+\]:$/; i++)
@@ -208,6 +208,19 @@ FILENAME ~ /dump$/ && /decoder for trace ID/ {
 	# of the buffer; a per-thread queue decodes the parts of all sinks
 	if (hex(id) != kid[c] || hex(s) != hex(sysid[sink[c]]) ||
 	    (mode != "thread" && hex(s) != hex(sysid[sink[b]]))) {
+		baddec++
+		if (!firstbad) firstbad = $0
+	}
+	next
+}
+FILENAME ~ /dump$/ && /decoder for unformatted trace/ {
+	# queue Q (buffer CPU B): decoder for unformatted trace: CPU C, sink ...
+	# The trace of a raw sink carries no ID: its decoder is that of the
+	# CPU of the buffer in per-CPU mode
+	b = $5; sub(/\):$/, "", b); c = $11; sub(/,$/, "", c)
+	ndec++
+	did[c] = "raw"
+	if (mode != "thread" && c != b) {
 		baddec++
 		if (!firstbad) firstbad = $0
 	}
