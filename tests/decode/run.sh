@@ -322,6 +322,22 @@ if ! listed $name; then
 	fi
 fi
 
+# check_dropped NAME GEN CPU REC MSG: NAME.err holds "MSG B bytes of trace
+# dropped" once, B being the size of CPU's REC records ("aux" or "auxtrace")
+# in csgen's listing GEN.gen, and more than 0
+check_dropped() {
+	local name=$1 gen=$2 cpu=$3 rec=$4 msg bytes=0 size
+	for size in $(awk -v c="$cpu" -v r="$rec" '$1 == r && $3 == c { print $7 }' "$work/$gen.gen"); do
+		bytes=$((bytes + size))
+	done
+	msg="$5 $bytes bytes of trace dropped"
+	if [ "$bytes" -gt 0 ] && [ "$(grep -cFx "$msg" "$work/$name.err")" = 1 ]; then
+		pass "${name}_warning"
+	else
+		fail "${name}_warning" "no single line '$msg': $(grep -m1 'CS ETM' "$work/$name.err")"
+	fi
+}
+
 # A lost HW_ID record (CPU 1, csgen -B nohwid) or one of a CPU without
 # metadata (the last CPU, -B nometa: offline when perf wrote it): the trace
 # whose sink is unknown is dropped, never guessed, the rest decodes, and one
@@ -341,16 +357,7 @@ for spec in missing_hwid_per_cpu:1:auxtrace missing_hwid_per_thread:1:aux \
 	    hwid_without_metadata:63:aux; do
 	IFS=: read -r name cpu rec <<<"$spec"
 	listed "${name}_warning" && continue
-	bytes=0
-	for size in $(awk -v c="$cpu" -v r="$rec" '$1 == r && $3 == c { print $7 }' "$work/$name.gen"); do
-		bytes=$((bytes + size))
-	done
-	msg="CS ETM: CPU $cpu has $nohw, $bytes bytes of trace dropped"
-	if [ "$bytes" -gt 0 ] && [ "$(grep -cFx "$msg" "$work/$name.err")" = 1 ]; then
-		pass "${name}_warning"
-	else
-		fail "${name}_warning" "no single line '$msg': $(grep -m1 'CS ETM' "$work/$name.err")"
-	fi
+	check_dropped "$name" "$name" "$cpu" "$rec" "CS ETM: CPU $cpu has $nohw,"
 done
 name=hwid_without_metadata_ignored
 if ! listed $name; then
@@ -482,16 +489,7 @@ for spec in unformatted_no_meta_per_cpu:3:auxtrace unformatted_no_meta_per_threa
 			continue
 		fi
 	fi
-	bytes=0
-	for size in $(awk -v c="$cpu" -v r="$rec" '$1 == r && $3 == c { print $7 }' "$work/$gen.gen"); do
-		bytes=$((bytes + size))
-	done
-	msg="CS ETM: CPU $cpu has unformatted trace but no metadata: $bytes bytes of trace dropped"
-	if [ "$bytes" -gt 0 ] && [ "$(grep -cFx "$msg" "$work/$name.err")" = 1 ]; then
-		pass "${name}_warning"
-	else
-		fail "${name}_warning" "no single line '$msg': $(grep -m1 'CS ETM' "$work/$name.err")"
-	fi
+	check_dropped "$name" "$gen" "$cpu" "$rec" "CS ETM: CPU $cpu has unformatted trace but no metadata:"
 done
 
 # ---- buffer endings: all decode completely ----
