@@ -4,7 +4,7 @@
 
 S := scripts
 
-.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 board64raw board-debug bisect fuzz bench mutants clean
+.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 board64raw board-debug bisect fuzz bench mutants perf-patches clean
 
 all: setup
 
@@ -64,6 +64,9 @@ bench:			## decode benchmark: patched against stock 6.1 perf
 
 mutants:		## mutation check of the tests: break the series on purpose, N of M caught
 	@bash $(S)/mutants.sh
+
+perf-patches:		## each perf patch: build perf, decode tests; what passed once passes at every later patch
+	@bash $(S)/perf-patches.sh
 
 clean:			## remove build/ (the cached base stays in ~/.cache/cs-trace-id)
 	rm -rf build
