@@ -13,15 +13,6 @@
 # Documentation and MAINTAINERS build nothing. The configurations are made
 # once, and again after a patch that changes a Kconfig file.
 #
-# Two lanes run at once, each in a worktree of its own: the kernel builds
-# of the patches that change the kernel, and the perf builds of those that
-# change tools/. Each build of a patch is mostly one compile and a link,
-# one CPU's work, and the two halves of the series do not share objects:
-# on two CPUs the perf half's builds take no time of their own. The perf
-# lane does not take the build lock, which the kernel lane holds: it is
-# the bisect's own second build, not another kernel build. Results come
-# in the order of the patches, once both lanes are done.
-#
 # The builds start from the object directories that make test's steps left
 # in build/linux at the tip of the series (seeding): the board's guest
 # kernel for arm64 (the bisect's configuration is the board's plus
@@ -38,7 +29,6 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 TREE=$BUILD/bisect-tree
-PTREE=$BUILD/bisect-perf-tree
 ODIR=.build-bisect-arm64
 ADIR=.build-bisect-arm32
 CS=drivers/hwtracing/coresight
@@ -52,21 +42,18 @@ cat "$TOP/configs/arm64-board.config" "$TOP/configs/arm64-coresight-modules.conf
 cmp -s "$ARM64_CONFIG.tmp" "$ARM64_CONFIG" && rm "$ARM64_CONFIG.tmp" ||
 	mv "$ARM64_CONFIG.tmp" "$ARM64_CONFIG"
 
-for t in "$TREE" "$PTREE"; do
-	if [ ! -e "$t/.git" ]; then
-		git -C "$KSRC" worktree prune
-		git -C "$KSRC" worktree add -q --detach "$t" HEAD || exit 1
-	fi
-done
+if [ ! -e "$TREE/.git" ]; then
+	git -C "$KSRC" worktree prune
+	git -C "$KSRC" worktree add -q --detach "$TREE" HEAD || exit 1
+fi
 
-# copy_perf_odir FROM TO TREE: perf's build records absolute paths (its
+# copy_perf_odir FROM TO: perf's build records absolute paths (its
 # commands, its dependency lists): a copy of FROM, built in build/linux,
-# gets them rewritten to the worktree TREE's and to TO, with their times
-# kept
+# gets them rewritten to the worktree's and to TO, with their times kept
 copy_perf_odir() {
 	[ -x "$1/perf" ] || return 1
 	rm -rf "$2" && cp -a "$1" "$2" || return
-	python3 - "$2" "$KSRC/" "$3/" "$1" "$2" <<'PY'
+	python3 - "$2" "$KSRC/" "$TREE/" "$1" "$2" <<'PY'
 import os, sys
 top, pairs = sys.argv[1], [(a.encode(), b.encode()) for a, b in
                             ((sys.argv[2], sys.argv[3]), (sys.argv[4], sys.argv[5]))]
@@ -88,14 +75,13 @@ for root, dirs, files in os.walk(top):
 PY
 }
 
-# seed: the worktrees at build/linux's HEAD with its file times, and
-# copies of its object directories; each patch's build is then incremental
+# seed: the worktree at build/linux's HEAD with its file times, and copies
+# of its object directories; each patch's build is then incremental
 seed() {
-	local tip t
-	tip=$(git -C "$KSRC" rev-parse HEAD) || return
-	for t in "$TREE" "$PTREE"; do
-		git -C "$t" checkout -q -f --detach "$tip" && sync_times "$t" || return
-	done
+	local tip
+	tip=$(git -C "$KSRC" rev-parse HEAD) &&
+		git -C "$TREE" checkout -q -f --detach "$tip" &&
+		sync_times "$TREE" || return
 	if seed_odir "$TREE" .build-board "$ODIR"; then
 		echo "arm64: from build/linux's $(basename .build-board)"
 	else
@@ -106,7 +92,7 @@ seed() {
 	else
 		rm -rf "${TREE:?}/$ADIR"
 	fi
-	if copy_perf_odir "$PERF_DIR" "$PERF_OUT" "$PTREE"; then
+	if copy_perf_odir "$PERF_DIR" "$PERF_OUT"; then
 		echo "perf: from $PERF_DIR"
 	else
 		rm -rf "$PERF_OUT"
@@ -171,90 +157,41 @@ build_arm32() {
 }
 
 build_perf() {
-	PERF_UNLOCKED=1 CSID_RESULTS=/dev/null \
-		bash "$TOP/scripts/perf.sh" "$PTREE" "$PERF_OUT" "perf-bisect-$i"
-}
-
-changes_perf() { grep -qE '^(tools/|include/uapi/|arch/[^/]+/include/uapi/)' <<<"$1"; }
-
-# perf_lane FIRST COMMIT...: perf at each commit that changes it, in
-# PTREE; a line "N ok|FAIL SECONDS" for each in PERF_STATUS
-PERF_STATUS=$BUILD/bisect-perf.status
-perf_lane() {
-	local i=$1 c start st
-	shift
-	for c in "$@"; do
-		i=$((i + 1))
-		changes_perf "$(git -C "$KSRC" diff-tree --no-commit-id --name-only -r "$c")" ||
-			continue
-		start=$(date +%s) st=FAIL
-		if git -C "$PTREE" checkout -q --detach "$c" &&
-			run_step "bisect $i/$total: perf" "$LOGDIR/bisect-$i-perf.log" build_perf; then
-			st=ok
-		fi
-		echo "$i $st $(($(date +%s) - start))" >>"$PERF_STATUS"
-	done
+	CSID_RESULTS=/dev/null bash "$TOP/scripts/perf.sh" "$TREE" "$PERF_OUT" "perf-bisect-$i"
 }
 
 from=${1:-base}
-mapfile -t commits < <(git -C "$KSRC" rev-list --reverse "$from..HEAD") ||
-	die "no revision $from in $KSRC"
+commits=$(git -C "$KSRC" rev-list --reverse "$from..HEAD") || die "no revision $from in $KSRC"
 total=$(git -C "$KSRC" rev-list --count base..HEAD)
-first=$(git -C "$KSRC" rev-list --count "base..$from")
-
-: >"$PERF_STATUS"
-start_job perf_lane "$first" "${commits[@]}" >"$LOGDIR/bisect-perf-lane.log" 2>&1
-PERF_LANE=$JOB
-trap 'kill -TERM -- "-$PERF_LANE" 2>/dev/null; on_signal SIGINT 130' INT
-trap 'kill -TERM -- "-$PERF_LANE" 2>/dev/null; on_signal SIGTERM 143' TERM
-say "bisect: the perf lane runs in $PTREE (log: $LOGDIR/bisect-perf-lane.log)"
-
-# the kernel lane, here; what it built and whether it failed, per patch
-declare -A kbuilt=() kfailed=()
-i=$first
-for c in "${commits[@]}"; do
+i=$(git -C "$KSRC" rev-list --count "base..$from")
+for c in $commits; do
 	i=$((i + 1))
-	files=$(git -C "$KSRC" diff-tree --no-commit-id --name-only -r "$c")
-	kfiles=$(grep -v -E '^(tools/|Documentation/|MAINTAINERS$)' <<<"$files")
-	[ -n "$kfiles" ] || continue
 	start=$(date +%s)
-	name="bisect $i/$total: $(git -C "$KSRC" log -1 --format=%s "$c")"
+	subject=$(git -C "$KSRC" log -1 --format=%s "$c")
 	git -C "$TREE" checkout -q --detach "$c" || exit 1
-	built=(arm64) ok=1
-	if run_step "$name: arm64" "$LOGDIR/bisect-$i-arm64.log" build_arm64; then
-		vmlinux_ok=1
-	else
-		vmlinux_ok=0 ok=0
-	fi
-	# here-strings, not pipes: grep -q closing early must not fail pipefail
-	if [ "$ok" = 1 ] && grep -qv -E "$ARM64_ONLY" \
-		<<<"$(grep -E "^($CS/|include/linux/coresight)" <<<"$kfiles")"; then
-		built+=(arm)
-		run_step "$name: arm" "$LOGDIR/bisect-$i-arm32.log" build_arm32 || ok=0
-	fi
-	kbuilt[$i]="${built[*]} in $(($(date +%s) - start)) s"
-	[ "$ok" = 1 ] || kfailed[$i]=1
-done
-
-say "bisect: the kernel lane is done; waiting for the perf lane"
-wait "$PERF_LANE"
-trap 'on_signal SIGINT 130' INT
-trap 'on_signal SIGTERM 143' TERM
-
-# the results, patch by patch
-i=$first
-for c in "${commits[@]}"; do
-	i=$((i + 1))
-	name="bisect $i/$total: $(git -C "$KSRC" log -1 --format=%s "$c")"
+	files=$(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c")
+	kfiles=$(grep -v -E '^(tools/|Documentation/|MAINTAINERS$)' <<<"$files")
+	name="bisect $i/$total: $subject"
 	built=() ok=1
-	[ -z "${kbuilt[$i]:-}" ] || built+=("${kbuilt[$i]}")
-	[ -z "${kfailed[$i]:-}" ] || ok=0
-	if changes_perf "$(git -C "$KSRC" diff-tree --no-commit-id --name-only -r "$c")"; then
-		read -r _ st t < <(grep "^$i " "$PERF_STATUS") || st=FAIL t=0
-		built+=("perf in $t s")
-		[ "$st" = ok ] || ok=0
+	# here-strings, not pipes: grep -q closing early must not fail pipefail
+	if [ -n "$kfiles" ]; then
+		built+=(arm64)
+		if run_step "$name: arm64" "$LOGDIR/bisect-$i-arm64.log" build_arm64; then
+			vmlinux_ok=1
+		else
+			vmlinux_ok=0 ok=0
+		fi
+		if [ "$ok" = 1 ] && grep -qv -E "$ARM64_ONLY" \
+			<<<"$(grep -E "^($CS/|include/linux/coresight)" <<<"$kfiles")"; then
+			built+=(arm)
+			run_step "$name: arm" "$LOGDIR/bisect-$i-arm32.log" build_arm32 || ok=0
+		fi
 	fi
-	say "$name: built ${built[*]:-nothing}"
+	if [ "$ok" = 1 ] && grep -qE '^(tools/|include/uapi/|arch/[^/]+/include/uapi/)' <<<"$files"; then
+		built+=(perf)
+		run_step "$name: perf" "$LOGDIR/bisect-$i-perf.log" build_perf || ok=0
+	fi
+	say "$name: built ${built[*]:-nothing} in $(($(date +%s) - start)) s"
 	if [ "$ok" = 1 ]; then
 		result PASS "$name"
 	else

@@ -16,13 +16,9 @@ log=$LOGDIR/$name-build.log
 PERF_FLAGS=(CORESIGHT=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JEVENTS=1
 	    NO_LIBTRACEEVENT=1 NO_JVMTI=1 NO_LIBBPF=1 NO_BPF_SKEL=1)
 
-# PERF_UNLOCKED=1: the caller runs this build beside its own kernel build,
-# which holds the build lock (the bisect's two lanes)
 build_perf() {
-	local lock=with_build_lock
-	[ -z "${PERF_UNLOCKED:-}" ] || lock=
 	mkdir -p "$out"
-	$lock make -C "$tree/tools/perf" O="$out" "${PERF_FLAGS[@]}" \
+	with_build_lock make -C "$tree/tools/perf" O="$out" "${PERF_FLAGS[@]}" \
 		CC="ccache gcc" "${extra[@]}" -j"$JOBS" perf
 }
 
