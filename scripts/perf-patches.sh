@@ -46,12 +46,11 @@ mapfile -t commits < <(git -C "$KSRC" rev-list --reverse "$RANGE" -- tools)
 [ "${#commits[@]}" -gt 0 ] || die "no commit of $RANGE changes tools/"
 say "perf-patches: ${#commits[@]} commits of $RANGE change tools/; logs in $PWORK"
 
-# build_perf LOG: perf of the worktree's commit, as scripts/perf.sh builds it
+# build_perf N: perf of the worktree's commit, built and checked by
+# scripts/perf.sh (its checks go to this run's results only)
 build_perf() {
-	with_build_lock make -C "$PTREE/tools/perf" O="$POUT" CORESIGHT=1 \
-		NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JEVENTS=1 NO_LIBTRACEEVENT=1 \
-		NO_JVMTI=1 NO_LIBBPF=1 NO_BPF_SKEL=1 CC="ccache gcc" \
-		-j"$JOBS" perf >"$1" 2>&1
+	CSID_RESULTS=$RESULTS bash "$TOP/scripts/perf.sh" "$PTREE" "$POUT" \
+		"perf-patch-$1" >"$PWORK/build-$1.log" 2>&1
 }
 
 declare -A passed_at	# check -> number of the first patch it passed at
@@ -60,7 +59,7 @@ for i in "${!commits[@]}"; do
 	subj=$(git -C "$KSRC" log -1 --format=%s "$c")
 	name="perf patch $n/${#commits[@]} ($(git -C "$KSRC" log -1 --format=%h "$c") $subj)"
 	git -C "$PTREE" checkout -q -f --detach "$c" || die "cannot check out $c"
-	if ! build_perf "$PWORK/build-$n.log"; then
+	if ! build_perf "$n"; then
 		result FAIL "$name: build" "log: $PWORK/build-$n.log"
 		continue
 	fi
