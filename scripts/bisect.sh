@@ -9,7 +9,11 @@
 # - 32-bit arm (the only build of the ETMv3/PTM driver): the touched
 #   directories, when the patch changes CoreSight code that is not
 #   arm64-only (etm4x, TRBE);
-# - perf when the patch changes tools/ or a uapi header.
+# - perf when the patch changes tools/ or a uapi header, with the host's
+#   features as the host perf build detected them (PERF_REUSE_FEATURES);
+# - the static arm64 perf of the board when the patch changes perf's arm
+#   code (tools/perf/arch/arm*, which only an arm perf compiles: the
+#   recording side of cs_etm) or a header under tools/ that it may include.
 # Documentation and MAINTAINERS build nothing. The configurations are made
 # once, and again after a patch that changes a Kconfig file.
 #
@@ -35,6 +39,7 @@ CS=drivers/hwtracing/coresight
 ARM64_ONLY="^$CS/coresight-(etm4x|trbe)"
 
 PERF_OUT=$BUILD/perf-bisect
+PERF_ARM64_OUT=$BUILD/perf-bisect-arm64
 # the arm64 configuration: the board's guest kernel's, CoreSight as modules
 ARM64_CONFIG=$BUILD/bisect-arm64.config
 cat "$TOP/configs/arm64-board.config" "$TOP/configs/arm64-coresight-modules.config" \
@@ -97,6 +102,11 @@ seed() {
 	else
 		rm -rf "$PERF_OUT"
 	fi
+	if copy_perf_odir "$BUILD/perf-arm64" "$PERF_ARM64_OUT"; then
+		echo "perf arm64: from $BUILD/perf-arm64"
+	else
+		rm -rf "$PERF_ARM64_OUT"
+	fi
 }
 run_step "bisect: seed the worktree from build/linux's builds" "$LOGDIR/bisect-seed.log" seed ||
 	die "cannot check out $TREE"
@@ -157,7 +167,13 @@ build_arm32() {
 }
 
 build_perf() {
-	CSID_RESULTS=/dev/null bash "$TOP/scripts/perf.sh" "$TREE" "$PERF_OUT" "perf-bisect-$i"
+	CSID_RESULTS=/dev/null PERF_REUSE_FEATURES=1 \
+		bash "$TOP/scripts/perf.sh" "$TREE" "$PERF_OUT" "perf-bisect-$i"
+}
+
+build_perf_arm64() {
+	CSID_RESULTS=/dev/null PERF_REUSE_FEATURES=1 \
+		bash "$TOP/scripts/perf-arm64.sh" "$TREE" "$PERF_ARM64_OUT" "perf-arm64-bisect-$i"
 }
 
 from=${1:-base}
@@ -190,6 +206,10 @@ for c in $commits; do
 	if [ "$ok" = 1 ] && grep -qE '^(tools/|include/uapi/|arch/[^/]+/include/uapi/)' <<<"$files"; then
 		built+=(perf)
 		run_step "$name: perf" "$LOGDIR/bisect-$i-perf.log" build_perf || ok=0
+	fi
+	if [ "$ok" = 1 ] && grep -qE '^tools/(perf/arch/arm|.*\.h$)' <<<"$files"; then
+		built+=(perf-arm64)
+		run_step "$name: perf arm64" "$LOGDIR/bisect-$i-perf-arm64.log" build_perf_arm64 || ok=0
 	fi
 	say "$name: built ${built[*]:-nothing} in $(($(date +%s) - start)) s"
 	if [ "$ok" = 1 ]; then

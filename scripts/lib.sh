@@ -206,6 +206,32 @@ ARM64_MAKE=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 ARM32_MAKE=(ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
 	    "CC=ccache arm-linux-gnueabihf-gcc")
 
+# perf_features TREE OUTDIR: "FEATURES_DUMP=FILE", the features that
+# OUTDIR's last build detected (its FEATURE-DUMP, and for those that
+# Makefile.config checks one by one, whether their test program built),
+# when PERF_REUSE_FEATURES=1 and OUTDIR holds a build; else nothing. perf
+# detects them at every build and tries again each test that failed
+# (libraries this host lacks): 6-7 s of a no-op build's 9. The bisect and
+# make perf-patches build one directory dozens of times in a run on one
+# host; the series changes neither the feature tests (tools/build) nor
+# perf's use of them (tools/perf/Makefile.config).
+perf_features() {
+	local tree=$1 out=$2 name
+	[ "${PERF_REUSE_FEATURES:-0}" = 1 ] && [ -s "$out/FEATURE-DUMP" ] &&
+		[ -x "$out/perf" ] || return 0
+	{
+		cat "$out/FEATURE-DUMP"
+		grep -o 'feature_check,[a-z0-9_-]*' "$tree/tools/perf/Makefile.config" |
+			cut -d, -f2 | sort -u | while read -r name; do
+				if [ -e "$out/feature/test-$name.bin" ]; then
+					echo "feature-$name=1"
+				else
+					echo "feature-$name=0"
+				fi
+			done
+	} >"$out.features" && echo "FEATURES_DUMP=$out.features"
+}
+
 # One kernel build at a time on this machine, whoever starts it. A wait
 # for the lock is logged in LOCK_WAITS: make test shows it per step, as
 # time the step did not spend on its own work.

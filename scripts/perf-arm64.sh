@@ -4,13 +4,17 @@
 # (it only records, so no OpenCSD, no scripting, no DWARF) and check that
 # the binary is a statically linked aarch64 executable.
 #
-# Usage: perf-arm64.sh            output: $BUILD/perf-arm64/perf
+# Usage: perf-arm64.sh [TREE [OUTDIR [NAME]]]
+#        default: the series tree, output $BUILD/perf-arm64/perf
+# PERF_REUSE_FEATURES=1 as for perf.sh (the bisect's builds).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-out=$BUILD/perf-arm64
+tree=${1:-$KSRC}
+out=${2:-$BUILD/perf-arm64}
+name=${3:-perf-arm64}
 bin=$out/perf
-log=$LOGDIR/perf-arm64-build.log
+log=$LOGDIR/$name-build.log
 
 # Only the "perf" target: the default one also builds shared objects
 # (libperf-jvmti.so, ...) that cannot link with -static. Every optional
@@ -28,40 +32,42 @@ PERF_FLAGS=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 	    NO_SDT=1 NO_DEMANGLE=1 NO_LIBDEBUGINFOD=1)
 
 build() {
+	local features
 	mkdir -p "$out"
-	with_build_lock make -C "$KSRC/tools/perf" O="$out" "${PERF_FLAGS[@]}" \
-		-j"$JOBS" perf
+	features=$(perf_features "$tree" "$out") || return
+	with_build_lock make -C "$tree/tools/perf" O="$out" "${PERF_FLAGS[@]}" \
+		${features:+"$features"} -j"$JOBS" perf
 }
 
 # Up to date: the binary is newer than every file of tools/ and than this
 # script (which holds the flags).
 up_to_date() {
-	[ -x "$bin" ] && [ -z "$(find "$KSRC/tools" "$0" -newer "$bin" -print -quit)" ]
+	[ -x "$bin" ] && [ -z "$(find "$tree/tools" "$0" -newer "$bin" -print -quit)" ]
 }
 
 if up_to_date; then
-	say "perf arm64: $bin is up to date"
-elif ! run_step "perf arm64: static cross build" "$log" build; then
-	result FAIL "perf arm64 build" "log: $log"
+	say "$name: $bin is up to date"
+elif ! run_step "$name: static cross build" "$log" build; then
+	result FAIL "$name build" "log: $log"
 	exit 1
 fi
 
 desc=$(file -b "$bin" 2>&1)
 case "$desc" in
 *aarch64*statically\ linked* | *aarch64*static-pie\ linked*)
-	say "perf arm64: $desc"
-	result PASS "perf arm64 build"
+	say "$name: $desc"
+	result PASS "$name build"
 	;;
 *)
-	result FAIL "perf arm64 build" "$bin is not a static aarch64 binary: $desc"
+	result FAIL "$name build" "$bin is not a static aarch64 binary: $desc"
 	;;
 esac
 # perf record -z: zstd linked in (grep reads all of nm's output: with -q
 # it would stop early and pipefail would see nm killed by SIGPIPE)
 if aarch64-linux-gnu-nm "$bin" 2>/dev/null | grep -w ZSTD_compressStream >/dev/null; then
-	result PASS "perf arm64 records -z (zstd)"
+	result PASS "$name records -z (zstd)"
 else
-	result FAIL "perf arm64 records -z (zstd)" \
+	result FAIL "$name records -z (zstd)" \
 		"no zstd in $bin: apt-get install -y libzstd-dev:arm64, then rebuild (log: $log)"
 fi
 exit "$FAILED"

@@ -49,8 +49,9 @@ say "perf-patches: ${#commits[@]} commits of $RANGE change tools/; logs in $PWOR
 # build_perf N: perf of the worktree's commit, built and checked by
 # scripts/perf.sh (its checks go to this run's results only)
 build_perf() {
-	CSID_RESULTS=$RESULTS bash "$TOP/scripts/perf.sh" "$PTREE" "$POUT" \
-		"perf-patch-$1" >"$PWORK/build-$1.log" 2>&1
+	CSID_RESULTS=$RESULTS PERF_REUSE_FEATURES=1 \
+		bash "$TOP/scripts/perf.sh" "$PTREE" "$POUT" "perf-patch-$1" \
+		>"$PWORK/build-$1.log" 2>&1
 }
 
 declare -A passed_at	# check -> number of the first patch it passed at

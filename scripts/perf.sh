@@ -4,6 +4,8 @@
 # check that the OpenCSD decoder and zstd (perf record -z) are compiled in.
 #
 # Usage: perf.sh [TREE [OUTDIR [NAME [MAKE_ARGS...]]]]   default: the series tree
+# PERF_REUSE_FEATURES=1: take the host's features from OUTDIR's last build
+# instead of detecting them again (lib.sh's perf_features).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,9 +19,11 @@ PERF_FLAGS=(CORESIGHT=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JEVENTS=1
 	    NO_LIBTRACEEVENT=1 NO_JVMTI=1 NO_LIBBPF=1 NO_BPF_SKEL=1)
 
 build_perf() {
+	local features
 	mkdir -p "$out"
+	features=$(perf_features "$tree" "$out") || return
 	with_build_lock make -C "$tree/tools/perf" O="$out" "${PERF_FLAGS[@]}" \
-		CC="ccache gcc" "${extra[@]}" -j"$JOBS" perf
+		CC="ccache gcc" ${features:+"$features"} "${extra[@]}" -j"$JOBS" perf
 }
 
 # 6.1's "perf version --build-options" does not list OpenCSD: look at the
