@@ -754,9 +754,10 @@ fi
 # perf report -D prints the metadata of a malformed AUXTRACE_INFO record,
 # also on the error path: only as far as it was checked, never past the
 # record, read from the file (mmap) or from a pipe (a heap buffer, where
-# ASan sees any read past it)
+# ASan sees any read past it); and once, also when a check after the
+# metadata's fails (bad_duplicate_id_v0_0: the HW_ID records)
 for name in bad_num_cpu_zero bad_num_cpu_too_big bad_num_cpu_huge bad_nr_params \
-	    bad_magic bad_cpu_number; do
+	    bad_magic bad_cpu_number bad_duplicate_id_v0_0; do
 	# the error line of the check_error of NAME
 	msg=$(sed -n "s/^check_error $name '\\(.*\\)' -c .*/\\1/p" "$here/run.sh")
 	eval "msg=\"$msg\""
@@ -782,6 +783,8 @@ for name in bad_num_cpu_zero bad_num_cpu_too_big bad_num_cpu_huge bad_nr_params 
 			fail $check "$detail"
 		elif [ -z "$msg" ] || ! grep -Fxq "$msg" "$work/$check.err"; then
 			fail $check "exit $rc, no line '$msg': $(head -1 "$work/$check.err")"
+		elif [ "$(grep -c 'Header version' "$work/$check.out")" != 1 ]; then
+			fail $check "the metadata dumped $(grep -c 'Header version' "$work/$check.out") times, not once"
 		else
 			pass $check
 		fi
