@@ -3,13 +3,45 @@
 # Decode tests: build the stock perf of the 6.1 base (once per version) and
 # an ASan+UBSan perf of the series, then run tests/decode/run.sh against the
 # series' perf and count each of its checks.
+#
+# Usage: decode-tests.sh [all|tests|fuzz]
+#   all (default, make decode): the tests, then the bounded fuzz campaign
+#   tests: the perf builds and the tests only
+#   fuzz: the fuzz campaign only, on the ASan+UBSan perf that "tests" built
+#         (make test runs it in the background, see scripts/test.sh)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+
+what=${1:-all}
+case "$what" in
+all | tests | fuzz) ;;
+*) die "usage: decode-tests.sh [all|tests|fuzz]" ;;
+esac
 
 V=$(base_version)
 STOCK_OUT=$CACHE/perf-stock-$V
 ASAN_OUT=$BUILD/perf-asan
 SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer"
+
+# A bounded, seeded fuzz campaign on the ASan+UBSan perf (make fuzz runs a
+# longer one): the same files every run, no crash, hang or sanitizer report
+run_fuzz() {
+	"$TOP/tests/decode/fuzz.sh" "$ASAN_OUT/perf" "$BUILD/fuzz" "${DECODE_FUZZ_FILES:-2000}" 1
+}
+fuzz_campaign() {
+	local flog=$LOGDIR/decode-fuzz.log
+	if [ ! -x "$ASAN_OUT/perf" ]; then
+		result FAIL "decode fuzz" "no ASan+UBSan perf in $ASAN_OUT (decode-tests.sh tests builds it)"
+	elif run_step "decode fuzz campaign (ASan+UBSan perf)" "$flog" run_fuzz; then
+		result PASS "decode fuzz: $(grep -m1 '^fuzz:' "$flog" | cut -d' ' -f2-)"
+	else
+		result FAIL "decode fuzz" "$(grep -m1 '^FAIL' "$flog" | cut -c1-200) (log: $flog)"
+	fi
+}
+if [ "$what" = fuzz ]; then
+	fuzz_campaign
+	exit "$FAILED"
+fi
 
 bash "$TOP/scripts/perf-stock.sh"
 [ -x "$STOCK_OUT/perf" ] || { result FAIL "stock perf build"; exit 1; }
@@ -80,15 +112,5 @@ if [ "$orc" -ne 0 ] && ! grep -q '^FAIL ' "$olog"; then
 	result FAIL "encoder check: exit status" "exit $orc without a failed check (log: $olog)"
 fi
 
-# A bounded, seeded fuzz campaign on the ASan+UBSan perf (make fuzz runs a
-# longer one): the same files every run, no crash, hang or sanitizer report
-flog=$LOGDIR/decode-fuzz.log
-run_fuzz() {
-	"$TOP/tests/decode/fuzz.sh" "$ASAN_OUT/perf" "$BUILD/fuzz" "${DECODE_FUZZ_FILES:-2000}" 1
-}
-if run_step "decode fuzz campaign (ASan+UBSan perf)" "$flog" run_fuzz; then
-	result PASS "decode fuzz: $(grep -m1 '^fuzz:' "$flog" | cut -d' ' -f2-)"
-else
-	result FAIL "decode fuzz" "$(grep -m1 '^FAIL' "$flog" | cut -c1-200) (log: $flog)"
-fi
+[ "$what" = tests ] || fuzz_campaign
 exit "$FAILED"

@@ -151,18 +151,29 @@ sys.exit(1 if bad or not blocks else 0)
 ' "$out"
 }
 
+# checkpatch_all: checkpatch_one on every patch, one perl run a core (each
+# is single-threaded), the results in the order of the series
 checkpatch_all() {
-	local p n=0
-	for p in $(bash "$TOP/scripts/series.sh" list); do
-		n=$((n + 1))
-		if checkpatch_one "$p" >"$LOGDIR/checkpatch.log" 2>&1; then
+	local p dir=$LOGDIR/checkpatch patches
+	mapfile -t patches < <(bash "$TOP/scripts/series.sh" list)
+	if [ ${#patches[@]} -eq 0 ]; then
+		say "checkpatch: no patches"
+		return
+	fi
+	rm -rf "$dir" && mkdir -p "$dir" || return
+	export -f checkpatch_one
+	export KSRC
+	printf '%s\n' "${patches[@]}" | xargs -d '\n' -P "$JOBS" -I{} bash -c \
+		'log=$2/$(basename "$1"); checkpatch_one "$1" >"$log.log" 2>&1; echo $? >"$log.rc"' \
+		_ {} "$dir"
+	for p in "${patches[@]}"; do
+		if [ "$(cat "$dir/$(basename "$p").rc" 2>/dev/null)" = 0 ]; then
 			result PASS "checkpatch $(basename "$p")"
 		else
-			sed 's/^/    /' "$LOGDIR/checkpatch.log" | head -n 30
+			sed 's/^/    /' "$dir/$(basename "$p").log" 2>/dev/null | head -n 30
 			result FAIL "checkpatch $(basename "$p")"
 		fi
 	done
-	[ "$n" -gt 0 ] || say "checkpatch: no patches"
 }
 
 kdoc_step() {

@@ -32,13 +32,14 @@ declare -A SHARE=(
 	[lint]=420		# checkpatch, W=1 + sparse arm64 and arm32 (cold trees), coccicheck, kernel-doc, base baselines
 	[kunit]=480		# kunit.py's kernel (cold: 7 min), 64 vCPUs, then the default one-CPU run
 	[perf]=120		# host perf
-	[decode]=660		# stock perf (once per version, from ccache), ASan perf, decode tests, fuzzing, real traces
+	[decode]=540		# stock perf (once per version, from ccache), ASan perf, decode tests, real traces
 	[board]=690		# guest kernel, static arm64 perf, board16, board64, board128, board64raw
 	[bisect]=540		# every patch, incremental from the objects of the steps above
 	[kunit-debug]=480	# the KASAN/lockdep guest kernel (shared with board-debug) and the KUnit run on it
 	[board-debug]=210	# board16 on that kernel, kmemleak scans
+	[fuzz]=120		# what is left of the fuzz campaign, started after decode (start_fuzz)
 )
-STEPS=(prepare lint kunit perf decode board bisect kunit-debug board-debug)
+STEPS=(prepare lint kunit perf decode board bisect kunit-debug board-debug fuzz)
 share_sum=0
 for s in "${STEPS[@]}"; do share_sum=$((share_sum + SHARE[$s])); done
 [ "$share_sum" = "$BUDGET" ] || die "the step shares add up to $share_sum s, not the budget $BUDGET s"
@@ -89,6 +90,27 @@ prepare() {
 	bash "$S/deps.sh" && bash "$S/base.sh" && bash "$S/series.sh" apply
 }
 
+# The bounded fuzz campaign of the decode tests runs one ASan+UBSan perf a
+# core (about 400 CPU seconds) and needs nothing after the decode step: it
+# starts then, at nice 19, beside the steps that follow, and takes the CPU
+# time they leave idle (the bisect's links and modpost, the KUnit runs on
+# single-threaded TCG); the step "fuzz" at the end waits for what is left
+# of it, at normal priority again.
+fuzz_job=
+start_fuzz() {
+	say "decode fuzz campaign: started at nice 19 beside the next steps (log: $LOGDIR/decode-fuzz.out)"
+	start_job nice -n 19 bash "$S/decode-tests.sh" fuzz >"$LOGDIR/decode-fuzz.out" 2>&1
+	fuzz_job=$JOB
+}
+wait_fuzz() {
+	local rc
+	renice -n 0 -g "$fuzz_job" >/dev/null 2>&1
+	wait "$fuzz_job"
+	rc=$?
+	grep -v 'still running' "$LOGDIR/decode-fuzz.out"
+	return "$rc"
+}
+
 step prepare prepare || exit 1
 npatches=$(bash "$S/series.sh" list | wc -l)
 say "testing $npatches patches on Debian linux-source-6.1 $(base_version)"
@@ -97,7 +119,8 @@ step lint bash "$S/lint.sh" checkpatch kdoc arm64 arm32 cocci
 step kunit bash "$S/kunit.sh"
 step perf bash "$S/perf.sh"
 if [ -x "$TOP/tests/decode/run.sh" ]; then
-	step decode bash "$S/decode-tests.sh"
+	step decode bash "$S/decode-tests.sh" tests
+	start_fuzz
 fi
 step board bash "$S/board.sh" board16 board64 board128 board64raw
 if [ "$ci" = 1 ]; then
@@ -107,6 +130,7 @@ if [ "$ci" = 1 ]; then
 	step kunit-debug bash "$S/kunit.sh" debug
 	step board-debug bash "$S/board.sh" debug
 fi
+[ -z "$fuzz_job" ] || step fuzz wait_fuzz
 
 passed=$(grep -c '^PASS ' "$RESULTS")
 failed=$(grep -c '^FAIL ' "$RESULTS")
