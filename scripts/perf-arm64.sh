@@ -24,7 +24,7 @@ log=$LOGDIR/$name-build.log
 # libzstd-dev:arm64) stay: zstd for perf record -z (tests/board/
 # switchout.sh).
 PERF_FLAGS=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
-	    "CC=ccache aarch64-linux-gnu-gcc" LDFLAGS=-static
+	    "CC=$TOP/scripts/perf-ccache aarch64-linux-gnu-gcc" LDFLAGS=-static
 	    NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JEVENTS=1 NO_LIBTRACEEVENT=1
 	    NO_JVMTI=1 NO_LIBBPF=1 NO_DWARF=1 NO_LIBDW_DWARF_UNWIND=1
 	    NO_LIBUNWIND=1 NO_SLANG=1 NO_GTK2=1 NO_LIBNUMA=1 NO_LIBAUDIT=1

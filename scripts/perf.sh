@@ -23,7 +23,7 @@ build_perf() {
 	mkdir -p "$out"
 	features=$(perf_features "$tree" "$out") || return
 	with_build_lock make -C "$tree/tools/perf" O="$out" "${PERF_FLAGS[@]}" \
-		CC="ccache gcc" ${features:+"$features"} "${extra[@]}" -j"$JOBS" perf
+		CC="$TOP/scripts/perf-ccache gcc" ${features:+"$features"} "${extra[@]}" -j"$JOBS" perf
 }
 
 # 6.1's "perf version --build-options" does not list OpenCSD: look at the
