@@ -755,7 +755,8 @@ fi
 # also on the error path: only as far as it was checked, never past the
 # record, read from the file (mmap) or from a pipe (a heap buffer, where
 # ASan sees any read past it); and once, also when a check after the
-# metadata's fails (bad_duplicate_id_v0_0: the HW_ID records)
+# metadata's fails (bad_duplicate_id_v0_0: the HW_ID records, read ahead
+# of the decode from a file; a pipe meets them after the metadata record)
 for name in bad_num_cpu_zero bad_num_cpu_too_big bad_num_cpu_huge bad_nr_params \
 	    bad_magic bad_cpu_number bad_duplicate_id_v0_0; do
 	# the error line of the check_error of NAME
