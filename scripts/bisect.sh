@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Bisect check: build after every patch of the series, incrementally, in a
-# worktree of its own, only what the patch touches:
+# Bisect check: build after every patch of the series, incrementally, only
+# what the patch touches:
 # - arm64 (CoreSight as modules, so that missing exports show): the modules
 #   (the CoreSight objects and the modpost link against vmlinux) when the
 #   patch only changes CoreSight; vmlinux and the modules when it changes
@@ -17,29 +17,41 @@
 # Documentation and MAINTAINERS build nothing. The configurations are made
 # once, and again after a patch that changes a Kconfig file.
 #
+# Two streams walk the series side by side, each in a worktree of its own:
+# the kernel builds (build/bisect-tree) and the perf builds
+# (build/bisect-tools-tree). Each leaves a core idle much of its time (a
+# link, modpost, make reading its dependencies): side by side they fill
+# each other's. The kernel builds still take the build lock (one kernel
+# build at a time); the perf stream takes a lock of its own. The results
+# are counted per patch, in series order, once both streams are done.
+#
 # The builds start from the object directories that make test's steps left
 # in build/linux at the tip of the series (seeding): the board's guest
 # kernel for arm64 (the bisect's configuration is the board's plus
 # CoreSight as modules and the KUnit suites, so that only what those
 # options change is built again), the 32-bit arm W=1 objects of lint (the
-# bisect builds them with W=1 too: the same commands), and the host perf.
-# The worktree is checked out at the tip with build/linux's file times
-# (sync_times), so the copies are as up to date there as in build/linux;
-# each patch then rebuilds what it changes against the tip. Without a seed
-# (make bisect alone, or build/linux edited), it builds from scratch.
+# bisect builds them with W=1 too: the same commands), the host perf and
+# the arm64 perf. Each worktree is checked out at the tip with
+# build/linux's file times (sync_times), so the copies are as up to date
+# there as in build/linux; each patch then rebuilds what it changes against
+# the tip. Without a seed (make bisect alone, or build/linux edited), a
+# stream builds from scratch.
 #
 # Usage: bisect.sh [REV]   the patches after REV (default: all, from base)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-TREE=$BUILD/bisect-tree
+KTREE=$BUILD/bisect-tree
+PTREE=$BUILD/bisect-tools-tree
 ODIR=.build-bisect-arm64
 ADIR=.build-bisect-arm32
 CS=drivers/hwtracing/coresight
 ARM64_ONLY="^$CS/coresight-(etm4x|trbe)"
+PERF_LOCK=/tmp/csid-build-perf.lock
 
 PERF_OUT=$BUILD/perf-bisect
 PERF_ARM64_OUT=$BUILD/perf-bisect-arm64
+STATUS=$LOGDIR/bisect-status
 # the arm64 configuration: the board's guest kernel's, CoreSight as modules
 ARM64_CONFIG=$BUILD/bisect-arm64.config
 cat "$TOP/configs/arm64-board.config" "$TOP/configs/arm64-coresight-modules.config" \
@@ -47,18 +59,20 @@ cat "$TOP/configs/arm64-board.config" "$TOP/configs/arm64-coresight-modules.conf
 cmp -s "$ARM64_CONFIG.tmp" "$ARM64_CONFIG" && rm "$ARM64_CONFIG.tmp" ||
 	mv "$ARM64_CONFIG.tmp" "$ARM64_CONFIG"
 
-if [ ! -e "$TREE/.git" ]; then
+for t in "$KTREE" "$PTREE"; do
+	[ -e "$t/.git" ] && continue
 	git -C "$KSRC" worktree prune
-	git -C "$KSRC" worktree add -q --detach "$TREE" HEAD || exit 1
-fi
+	git -C "$KSRC" worktree add -q --detach "$t" HEAD || exit 1
+done
 
 # copy_perf_odir FROM TO: perf's build records absolute paths (its
 # commands, its dependency lists): a copy of FROM, built in build/linux,
-# gets them rewritten to the worktree's and to TO, with their times kept
+# gets them rewritten to the tools worktree's and to TO, with their times
+# kept
 copy_perf_odir() {
 	[ -x "$1/perf" ] || return 1
 	rm -rf "$2" && cp -a "$1" "$2" || return
-	python3 - "$2" "$KSRC/" "$TREE/" "$1" "$2" <<'PY'
+	python3 - "$2" "$KSRC/" "$PTREE/" "$1" "$2" <<'PY'
 import os, sys
 top, pairs = sys.argv[1], [(a.encode(), b.encode()) for a, b in
                             ((sys.argv[2], sys.argv[3]), (sys.argv[4], sys.argv[5]))]
@@ -80,22 +94,23 @@ for root, dirs, files in os.walk(top):
 PY
 }
 
-# seed: the worktree at build/linux's HEAD with its file times, and copies
-# of its object directories; each patch's build is then incremental
+# seed: the worktrees at build/linux's HEAD with its file times, and
+# copies of its object directories; each patch's build is then incremental
+checkout_tip() {
+	git -C "$1" checkout -q -f --detach "$(git -C "$KSRC" rev-parse HEAD)" &&
+		sync_times "$1"
+}
 seed() {
-	local tip
-	tip=$(git -C "$KSRC" rev-parse HEAD) &&
-		git -C "$TREE" checkout -q -f --detach "$tip" &&
-		sync_times "$TREE" || return
-	if seed_odir "$TREE" .build-board "$ODIR"; then
-		echo "arm64: from build/linux's $(basename .build-board)"
+	checkout_tip "$KTREE" && checkout_tip "$PTREE" || return
+	if seed_odir "$KTREE" .build-board "$ODIR"; then
+		echo "arm64: from build/linux's .build-board"
 	else
-		rm -rf "${TREE:?}/$ODIR"
+		rm -rf "${KTREE:?}/$ODIR"
 	fi
-	if seed_odir "$TREE" "$ARM32_DIR" "$ADIR"; then
+	if seed_odir "$KTREE" "$ARM32_DIR" "$ADIR"; then
 		echo "arm: from build/linux's $ARM32_DIR"
 	else
-		rm -rf "${TREE:?}/$ADIR"
+		rm -rf "${KTREE:?}/$ADIR"
 	fi
 	if copy_perf_odir "$PERF_DIR" "$PERF_OUT"; then
 		echo "perf: from $PERF_DIR"
@@ -108,8 +123,8 @@ seed() {
 		rm -rf "$PERF_ARM64_OUT"
 	fi
 }
-run_step "bisect: seed the worktree from build/linux's builds" "$LOGDIR/bisect-seed.log" seed ||
-	die "cannot check out $TREE"
+run_step "bisect: seed the worktrees from build/linux's builds" "$LOGDIR/bisect-seed.log" seed ||
+	die "cannot check out $KTREE and $PTREE"
 sed 's/^/    /' "$LOGDIR/bisect-seed.log"
 
 # configure MAKEFN ODIR FRAGMENT: allnoconfig plus FRAGMENT, at the first
@@ -118,7 +133,7 @@ sed 's/^/    /' "$LOGDIR/bisect-seed.log"
 # directory is configured once per run)
 declare -A configured=()
 configure() {
-	local KSRC=$TREE
+	local KSRC=$KTREE
 	if [ -n "${configured[$2]:-}" ] && ! grep -q 'Kconfig' <<<"$files"; then
 		return 0
 	fi
@@ -133,12 +148,12 @@ dirs() {
 	while read -r f; do
 		case "$f" in
 		include/*.h)
-			git -C "$TREE" grep -l "#include <${f#include/}>" -- '*.c' '*.h' ':!tools'
+			git -C "$KTREE" grep -l "#include <${f#include/}>" -- '*.c' '*.h' ':!tools'
 			;;
 		*) echo "$f" ;;
 		esac
 	done <<<"$kfiles" | sed 's#/[^/]*$#/#' | sort -u | while read -r d; do
-		[ ! -d "$TREE/$1/$d" ] || echo "$d"
+		[ ! -d "$KTREE/$1/$d" ] || echo "$d"
 	done
 }
 
@@ -146,7 +161,7 @@ dirs() {
 # another commit (the last run's), and modpost checks the modules against it.
 vmlinux_ok=0
 build_arm64() {
-	local KSRC=$TREE targets=(vmlinux modules)
+	local KSRC=$KTREE targets=(vmlinux modules)
 	# a here-string, not a pipe: grep -q closing early must not fail pipefail
 	if [ "$vmlinux_ok" = 1 ] && ! grep -qv "^$CS/" <<<"$(dirs "$ODIR")"; then
 		targets=(modules)
@@ -157,7 +172,7 @@ build_arm64() {
 }
 
 build_arm32() {
-	local KSRC=$TREE targets
+	local KSRC=$KTREE targets
 	mapfile -t targets < <(dirs "$ADIR")
 	[ ${#targets[@]} -gt 0 ] || targets=("$CS/")
 	echo "arm: ${targets[*]}"
@@ -166,53 +181,111 @@ build_arm32() {
 		with_build_lock kmake_arm32 O="$ADIR" W=1 "${targets[@]}"
 }
 
+# the perf stream's lock: beside the kernel stream's builds, not after them
 build_perf() {
-	CSID_RESULTS=/dev/null PERF_REUSE_FEATURES=1 \
-		bash "$TOP/scripts/perf.sh" "$TREE" "$PERF_OUT" "perf-bisect-$i"
+	CSID_BUILD_LOCK=$PERF_LOCK CSID_RESULTS=/dev/null PERF_REUSE_FEATURES=1 \
+		bash "$TOP/scripts/perf.sh" "$PTREE" "$PERF_OUT" "perf-bisect-$i"
 }
 
 build_perf_arm64() {
-	CSID_RESULTS=/dev/null PERF_REUSE_FEATURES=1 \
-		bash "$TOP/scripts/perf-arm64.sh" "$TREE" "$PERF_ARM64_OUT" "perf-arm64-bisect-$i"
+	CSID_BUILD_LOCK=$PERF_LOCK CSID_RESULTS=/dev/null PERF_REUSE_FEATURES=1 \
+		bash "$TOP/scripts/perf-arm64.sh" "$PTREE" "$PERF_ARM64_OUT" "perf-arm64-bisect-$i"
+}
+
+# kernel_builds / tools_builds: what this stream builds after the patch
+# whose changed files are $files (here-strings, not pipes: grep -q closing
+# early must not fail pipefail)
+kernel_builds() {
+	[ -n "$kfiles" ] || return 0
+	echo arm64
+	grep -qv -E "$ARM64_ONLY" <<<"$(grep -E "^($CS/|include/linux/coresight)" <<<"$kfiles")" &&
+		echo arm
+	return 0
+}
+tools_builds() {
+	grep -qE '^(tools/|include/uapi/|arch/[^/]+/include/uapi/)' <<<"$files" && echo perf
+	grep -qE '^tools/(perf/arch/arm|.*\.h$)' <<<"$files" && echo perf-arm64
+	return 0
+}
+
+# walk kernel|tools: build this stream's part of each patch, in order, in
+# its worktree; one line per patch in $STATUS.STREAM: "I ok|fail SECONDS
+# WHAT...". A failed build stops the stream's builds that depend on it at
+# that patch (the arm build after a failed arm64 one), not the later
+# patches'.
+walk() {
+	local stream=$1 tree c i start subject name b ok want built files kfiles
+	trap 'on_signal SIGTERM 143' TERM
+	tree=$KTREE
+	[ "$stream" = kernel ] || tree=$PTREE
+	: >"$STATUS.$stream"
+	i=$first
+	for c in $commits; do
+		i=$((i + 1))
+		files=$(git -C "$KSRC" diff-tree --no-commit-id --name-only -r "$c")
+		kfiles=$(grep -v -E '^(tools/|Documentation/|MAINTAINERS$)' <<<"$files")
+		mapfile -t want < <("${stream}_builds")
+		if [ ${#want[@]} -eq 0 ]; then
+			echo "$i ok 0" >>"$STATUS.$stream"
+			continue
+		fi
+		start=$(date +%s)
+		subject=$(git -C "$KSRC" log -1 --format=%s "$c")
+		name="bisect $i/$total: $subject"
+		git -C "$tree" checkout -q --detach "$c" || exit 1
+		ok=ok built=()
+		for b in "${want[@]}"; do
+			built+=("$b")
+			case "$b" in
+			arm64)
+				if run_step "$name: arm64" "$LOGDIR/bisect-$i-arm64.log" build_arm64; then
+					vmlinux_ok=1
+				else
+					vmlinux_ok=0 ok=fail
+					break
+				fi
+				;;
+			arm) run_step "$name: arm" "$LOGDIR/bisect-$i-arm32.log" build_arm32 || ok=fail ;;
+			perf)
+				run_step "$name: perf" "$LOGDIR/bisect-$i-perf.log" build_perf || {
+					ok=fail
+					break
+				}
+				;;
+			perf-arm64)
+				run_step "$name: perf arm64" "$LOGDIR/bisect-$i-perf-arm64.log" \
+					build_perf_arm64 || ok=fail
+				;;
+			esac
+		done
+		echo "$i $ok $(($(date +%s) - start)) ${built[*]}" >>"$STATUS.$stream"
+	done
 }
 
 from=${1:-base}
 commits=$(git -C "$KSRC" rev-list --reverse "$from..HEAD") || die "no revision $from in $KSRC"
 total=$(git -C "$KSRC" rev-list --count base..HEAD)
-i=$(git -C "$KSRC" rev-list --count "base..$from")
+first=$(git -C "$KSRC" rev-list --count "base..$from")
+
+start_job walk kernel
+kernel_job=$JOB
+start_job walk tools
+tools_job=$JOB
+wait "$kernel_job"
+wait "$tools_job"
+BG_JOBS=()
+
+# one result per patch, in series order: both streams' builds of it passed
+i=$first
 for c in $commits; do
 	i=$((i + 1))
-	start=$(date +%s)
-	subject=$(git -C "$KSRC" log -1 --format=%s "$c")
-	git -C "$TREE" checkout -q --detach "$c" || exit 1
-	files=$(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c")
-	kfiles=$(grep -v -E '^(tools/|Documentation/|MAINTAINERS$)' <<<"$files")
-	name="bisect $i/$total: $subject"
-	built=() ok=1
-	# here-strings, not pipes: grep -q closing early must not fail pipefail
-	if [ -n "$kfiles" ]; then
-		built+=(arm64)
-		if run_step "$name: arm64" "$LOGDIR/bisect-$i-arm64.log" build_arm64; then
-			vmlinux_ok=1
-		else
-			vmlinux_ok=0 ok=0
-		fi
-		if [ "$ok" = 1 ] && grep -qv -E "$ARM64_ONLY" \
-			<<<"$(grep -E "^($CS/|include/linux/coresight)" <<<"$kfiles")"; then
-			built+=(arm)
-			run_step "$name: arm" "$LOGDIR/bisect-$i-arm32.log" build_arm32 || ok=0
-		fi
-	fi
-	if [ "$ok" = 1 ] && grep -qE '^(tools/|include/uapi/|arch/[^/]+/include/uapi/)' <<<"$files"; then
-		built+=(perf)
-		run_step "$name: perf" "$LOGDIR/bisect-$i-perf.log" build_perf || ok=0
-	fi
-	if [ "$ok" = 1 ] && grep -qE '^tools/(perf/arch/arm|.*\.h$)' <<<"$files"; then
-		built+=(perf-arm64)
-		run_step "$name: perf arm64" "$LOGDIR/bisect-$i-perf-arm64.log" build_perf_arm64 || ok=0
-	fi
-	say "$name: built ${built[*]:-nothing} in $(($(date +%s) - start)) s"
-	if [ "$ok" = 1 ]; then
+	name="bisect $i/$total: $(git -C "$KSRC" log -1 --format=%s "$c")"
+	k=$(grep "^$i " "$STATUS.kernel") t=$(grep "^$i " "$STATUS.tools")
+	read -r _ kok ksec kbuilt <<<"$k"
+	read -r _ tok tsec tbuilt <<<"$t"
+	what="${kbuilt:+$kbuilt in $ksec s}${kbuilt:+${tbuilt:+, }}${tbuilt:+$tbuilt in $tsec s}"
+	say "$name: built ${what:-nothing}"
+	if [ "$kok" = ok ] && [ "$tok" = ok ]; then
 		result PASS "$name"
 	else
 		result FAIL "$name" "logs: $LOGDIR/bisect-$i-*"

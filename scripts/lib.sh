@@ -234,7 +234,8 @@ perf_features() {
 
 # One kernel build at a time on this machine, whoever starts it. A wait
 # for the lock is logged in LOCK_WAITS: make test shows it per step, as
-# time the step did not spend on its own work.
+# time the step did not spend on its own work. CSID_BUILD_LOCK names
+# another lock (the bisect's perf builds, beside its kernel builds).
 with_build_lock() {
 	local t0
 	t0=$(date +%s)
@@ -243,7 +244,7 @@ with_build_lock() {
 		w=$(($(date +%s) - t0))
 		[ "$w" -lt 2 ] || echo "$w" >>"$LOCK_WAITS"
 		"$@"
-	) 9>/tmp/csid-build.lock
+	) 9>"${CSID_BUILD_LOCK:-/tmp/csid-build.lock}"
 }
 
 kmake_arm64() { make -C "$KSRC" "${ARM64_MAKE[@]}" -j"$JOBS" "$@"; }
