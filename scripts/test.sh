@@ -16,7 +16,6 @@ ci=0
 : >"$RESULTS"
 : >"$LOCK_WAITS"
 : >"$CCACHE_STATSLOG"
-rm -f "$BUILD"/ccache-stats-bg-*.log
 S=$TOP/scripts
 
 # The time budget. CI stops a run at 90 minutes; make ci must end within
@@ -36,17 +35,15 @@ declare -A SHARE=(
 	[perf]=120		# host perf: 111 s
 	[decode]=370		# stock perf (once per version: 110 s), ASan perf (173 s), decode tests, real traces
 	[board]=630		# guest kernel, static arm64 perf, board16, board64, board128, board64raw: 603 s
+	# every patch, incremental from the objects of the steps above: 1402 s,
+	# of which 356 s patch 42's rebuild of what the board's config lacked
+	# (configs/arm64-board.config now has it)
+	[bisect]=1130
 	[kunit-debug]=450	# the KASAN/lockdep guest kernel (shared with board-debug) and the KUnit run on it: 439 s
 	[board-debug]=190	# board16 on that kernel, kmemleak scans: 177 s
-	# every patch, incremental from the objects of the steps above: 1402 s
-	# in one stream (356 s of it patch 42's rebuild of what the board's
-	# config lacked, which configs/arm64-board.config now has); two streams
-	# (warm: 695 s), started beside the two debug steps: what is left after
-	# them
-	[bisect]=1130
 	[background]=60		# what is left of coccicheck (134 s) and the fuzz campaign (203 s) (start_bg)
 )
-STEPS=(prepare lint kunit perf decode board kunit-debug board-debug bisect background)
+STEPS=(prepare lint kunit perf decode board bisect kunit-debug board-debug background)
 share_sum=0
 for s in "${STEPS[@]}"; do share_sum=$((share_sum + SHARE[$s])); done
 [ "$share_sum" = "$BUDGET" ] || die "the step shares add up to $share_sum s, not the budget $BUDGET s"
@@ -57,11 +54,11 @@ mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 sum_from() { tail -n +"$2" "$1" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 nlines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
 
-# compiles_from LINE [LOG]: "N compiled, M from ccache" for the compiler
-# runs that ccache logged from line LINE of LOG (default CCACHE_STATSLOG,
-# this build dir's; other builds on the machine do not count) on
+# compiles_from LINE: "N compiled, M from ccache" for the compiler runs
+# that ccache logged from line LINE of CCACHE_STATSLOG on (this build
+# dir's; other builds on the machine do not count)
 compiles_from() {
-	tail -n +"$1" "${2:-$CCACHE_STATSLOG}" 2>/dev/null | awk '
+	tail -n +"$1" "$CCACHE_STATSLOG" 2>/dev/null | awk '
 		/^cache_miss$/ { m++ }
 		/^(direct|preprocessed)_cache_hit$/ { h++ }
 		END { printf "%d compiled, %d from ccache", m, h }'
@@ -74,7 +71,7 @@ TIMES=()
 planned=0
 over=0
 step() {
-	local name=$1 start rc t share=${SHARE[$1]} w0 c0 wait flag='' lock= bglog compiles
+	local name=$1 start rc t share=${SHARE[$1]} w0 c0 wait flag='' lock=
 	shift
 	start=$(date +%s)
 	w0=$(($(nlines "$LOCK_WAITS") + 1))
@@ -89,14 +86,7 @@ step() {
 		over=1
 	fi
 	[ "$wait" = 0 ] || lock=", $wait s waiting for the build lock"
-	# a background job logs its compiles apart (start_bg)
-	bglog=$BUILD/ccache-stats-bg-$name.log
-	if [ -f "$bglog" ]; then
-		compiles=$(compiles_from 1 "$bglog")
-	else
-		compiles=$(compiles_from "$c0")
-	fi
-	TIMES+=("$(printf '  %-12s %5d s of %4d s' "$name" "$t" "$share")$lock, $compiles$flag")
+	TIMES+=("$(printf '  %-12s %5d s of %4d s' "$name" "$t" "$share")$lock, $(compiles_from "$c0")$flag")
 	say "step $name: $t s of its $share s share${flag:+ -- OVER by $((t - share)) s}${lock:+ (}${lock#, }${lock:+)}; run at $(elapsed) of $(mmss "$BUDGET"), the steps so far planned $(mmss "$planned")"
 	return "$rc"
 }
@@ -117,27 +107,19 @@ start_bg() {
 	local name=$1
 	shift
 	say "$name: started at nice 19 beside the next steps (log: $LOGDIR/bg-$name.out)"
-	: >"$BUILD/ccache-stats-bg-$name.log"
-	start_job env CCACHE_STATSLOG="$BUILD/ccache-stats-bg-$name.log" \
-		nice -n 19 "$@" >"$LOGDIR/bg-$name.out" 2>&1
+	start_job nice -n 19 "$@" >"$LOGDIR/bg-$name.out" 2>&1
 	BG_NAMES+=("$name")
 	BG_PIDS+=("$JOB")
 }
-# wait_bg [NAME...]: wait for the background jobs NAME (default: all that
-# are left) and print their output
 wait_bg() {
-	local i rc=0 which=("$@")
-	[ $# -gt 0 ] || which=("${BG_NAMES[@]}")
+	local i rc=0
 	for i in "${!BG_PIDS[@]}"; do
-		[[ " ${which[*]} " == *" ${BG_NAMES[$i]} "* ]] || continue
 		renice -n 0 -g "${BG_PIDS[$i]}" >/dev/null 2>&1
 	done
 	for i in "${!BG_PIDS[@]}"; do
-		[[ " ${which[*]} " == *" ${BG_NAMES[$i]} "* ]] || continue
 		wait "${BG_PIDS[$i]}" || rc=1
 		say "${BG_NAMES[$i]} (in the background):"
 		grep -v 'still running' "$LOGDIR/bg-${BG_NAMES[$i]}.out"
-		unset "BG_PIDS[$i]" "BG_NAMES[$i]"
 	done
 	return "$rc"
 }
@@ -156,14 +138,11 @@ if [ -x "$TOP/tests/decode/run.sh" ]; then
 fi
 step board bash "$S/board.sh" board16 board64 board128 board64raw
 if [ "$ci" = 1 ]; then
-	# The bisect (its builds start from the objects of the steps above)
-	# runs at nice 19 beside the debug steps: their QEMU guests run on
-	# single-threaded TCG, one core, at normal priority, so that the
-	# bisect takes the other core and never slows a guest into a stall.
-	[ "$npatches" -le 1 ] || start_bg bisect bash "$S/bisect.sh"
+	if [ "$npatches" -gt 1 ]; then
+		step bisect bash "$S/bisect.sh"
+	fi
 	step kunit-debug bash "$S/kunit.sh" debug
 	step board-debug bash "$S/board.sh" debug
-	[ "$npatches" -le 1 ] || step bisect wait_bg bisect
 fi
 [ ${#BG_PIDS[@]} -eq 0 ] || step background wait_bg
 
