@@ -31,19 +31,19 @@ declare -A SHARE=(
 	# cold figures of a clean clone's make ci (this machine, 2026-12-04,
 	# total 63:04; the background jobs' CPU time lands in the steps they
 	# run beside, mostly the board's)
-	[prepare]=90		# packages (installed: 0; else about 80 s), base repository 33 s, apply: 77 s
-	[lint]=200		# checkpatch, kernel-doc, W=1 + sparse arm64 and arm32 with their base baselines: 193 s
-	[kunit]=565		# kunit.py's kernel (cold: 540 s), 64 vCPUs, then the default one-CPU run: 559 s
+	[prepare]=150		# packages (installed: 0; else about 80 s, which this share leaves room for), base repository 33 s, apply: 77 s
+	[lint]=195		# checkpatch, kernel-doc, W=1 + sparse arm64 and arm32 with their base baselines: 193 s
+	[kunit]=560		# kunit.py's kernel (cold: 540 s), 64 vCPUs, then the default one-CPU run: 559 s
 	[perf]=120		# host perf: 119 s
-	[decode]=330		# stock perf (once per version), ASan perf, decode tests, real traces: 324 s
-	[board]=820		# guest kernel, static arm64 perf, board16/64/128/64raw, beside coccicheck and fuzz: 802 s
+	[decode]=325		# stock perf (once per version), ASan perf, decode tests, real traces: 324 s
+	[board]=810		# guest kernel, static arm64 perf, board16/64/128/64raw, beside coccicheck and fuzz: 802 s
 	# every patch, incremental from the objects of the steps above, in two
 	# streams (kernel, perf): 1021 s (one stream: 1402 s, of which 356 s
 	# patch 42's rebuild of what the board's config then lacked)
-	[bisect]=1040
+	[bisect]=1030
 	[kunit-debug]=490	# the KASAN/lockdep guest kernel (shared with board-debug) and the KUnit run on it: 483 s
 	[board-debug]=210	# board16 on that kernel, kmemleak scans: 206 s
-	[background]=35		# what is left of coccicheck (552 s cold) and the fuzz campaign (840 s): 0 s
+	[background]=10		# what is left of coccicheck (552 s cold) and the fuzz campaign (840 s): 0 s
 )
 STEPS=(prepare lint kunit perf decode board bisect kunit-debug board-debug background)
 share_sum=0
