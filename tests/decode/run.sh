@@ -445,6 +445,13 @@ snapshots=${SNAPSHOTS:-$repo/../shared/data/opencsd-snapshots}
 check_frame_ids frame_ids_real_tc2 -c 4 -s 1 -a 20 -H none -V 1 -K "$snapshots/TC2/cstrace.bin"
 check_frame_ids frame_ids_real_snowball -c 4 -s 1 -a 20 -H none -V 1 -K "$snapshots/Snowball/cstrace.bin"
 check_frame_ids frame_ids_real_bugfix -c 8 -s 1 -a 20 -H none -V 1 -K "$snapshots/bugfix-exact-match/cstrace.bin"
+# an ID in byte 14, the last of a frame's data bytes, with bit 7 of the
+# flags byte set: nothing follows it in the frame for the ID to wait for.
+# Frame 1: stray ID 0x6e and 13 bytes of its data, then CPU 1's ID 0x12;
+# frame 2: 15 bytes of 0x12's data.
+printf '\xdd%b\x25\x80%b' "$(printf '\\x00%.0s' $(seq 13))" \
+	"$(printf '\\x00%.0s' $(seq 16))" >"$work/id_at_byte_14.bin"
+check_frame_ids frame_ids_id_at_byte_14 -c 4 -s 1 -a 20 -H none -V 1 -K "$work/id_at_byte_14.bin"
 # and perf says why it can't decode past the FSYNCs
 check_error barrier_at_byte_8 "CS ETM: queue 1 (CPU 1): 2 FSYNCs at byte 0x10 of a trace buffer are no barrier: it can't be decoded past them" -c 4 -s 1 -a 20 -B barrier8
 # per-thread parts that start at 8 mod 16 in the AUX area, each with a
