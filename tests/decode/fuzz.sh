@@ -55,6 +55,10 @@ layouts=(
 	"-c 4 -s 1 -a 20 -B midframe"
 	"-c 4 -s 2 -a 20 -t -g 8 -b -B gap8"
 	"-c 64 -s 1 -a 4 -H none"
+	"-c 4 -s 4 -a 20 -j 4 -O cut"
+	"-c 4 -s 2 -a 20 -t -j 4 -O cut"
+	"-c 4 -s 4 -a 20 -j 4 -O overlap"
+	"-c 4 -s 2 -a 20 -t -j 4 -O overlap"
 )
 # Real hardware trace (tests/decode/real.sh): the packets, address
 # compression and formatter padding of silicon. csgen -S writes the ELF of

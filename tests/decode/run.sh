@@ -351,6 +351,22 @@ check_decode missing_hwid_per_thread thread 64 "$counts1" -c 64 -s 2 -t -a 20 -B
 check_decode missing_hwid_per_thread_no_overlap thread 4 "$((2 * ATOMS)) 0 $((2 * ATOMS)) $((2 * ATOMS))" -c 4 -s 2 -t -g 8 -a $ATOMS -B nohwid -L
 RUNNER=pipe_run check_decode pipe_missing_hwid_per_thread thread 64 "$counts1" -c 64 -s 2 -t -a 20 -B nohwid -L
 check_decode hwid_without_metadata thread 64 "$counts63" -c 64 -s 2 -t -a 20 -B nometa -L
+# One sink: CPU 1's buffer also holds the trace of another CPU of the sink,
+# which a lost HW_ID record of CPU 1 must not cost: the buffer decodes with
+# the one sink's map and only the trace of CPU 1's ID is dropped, by ID.
+counts8=$(for c in $(seq 0 7); do printf '%s ' $((c == 1 ? 0 : ATOMS)); done)
+check_decode missing_hwid_one_sink cpu 8 "$counts8" -c 8 -s 1 -a $ATOMS -B nohwid -L
+RUNNER=pipe_run check_decode pipe_missing_hwid_one_sink cpu 8 "$counts8" -c 8 -s 1 -a $ATOMS -B nohwid -L
+for name in missing_hwid_one_sink pipe_missing_hwid_one_sink; do
+	listed "${name}_warning" && continue
+	msg="trace ID $(tid "$name" 1) has no CPU in sink $(sink "$name" 1): "
+	if grep -q "CPU 1 has trace but no usable HW_ID" "$work/$name.err" ||
+	   ! grep -q "^CS ETM: queue 1 (CPU 1): $msg[0-9]* bytes of its trace dropped$" "$work/$name.err"; then
+		fail "${name}_warning" "no line '$msg<N> bytes of its trace dropped' for queue 1: $(grep -m1 'CS ETM' "$work/$name.err")"
+	else
+		pass "${name}_warning"
+	fi
+done
 nohw="trace but no usable HW_ID record (lost, or of a CPU without metadata): the sink of the trace is unknown"
 for spec in missing_hwid_per_cpu:1:auxtrace missing_hwid_per_thread:1:aux \
 	    missing_hwid_per_thread_no_overlap:1:aux pipe_missing_hwid_per_thread:1:aux \
@@ -586,7 +602,8 @@ check_decode hwid_after_buffer cpu 8 all:$ATOMS -c 8 -s 2 -a $ATOMS -R
 RUNNER=pipe_run check_decode pipe_per_thread_two_sinks thread 4 all:$((2 * ATOMS)) -c 4 -s 2 -t -g 8 -a $ATOMS
 RUNNER=pipe_run check_decode pipe_per_thread_one_sink thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS
 RUNNER=pipe_run check_decode pipe_unformatted_per_cpu cpu 4 all:$ATOMS -c 4 -s 4 -a $ATOMS -U
-RUNNER=pipe_run check_error pipe_mixed_formatted_unformatted 'CS ETM: CPU 1: unformatted trace buffer in a session of formatted ones: a session cannot mix them' -c 4 -s 2 -B mixfmt
+RUNNER=pipe_run check_decode pipe_mixed_formatted_unformatted cpu 4 all:$ATOMS -c 4 -s 2 -a $ATOMS -B mixfmt
+RUNNER=pipe_run check_error pipe_mixed_formatted_unformatted_per_thread "CS ETM: queue 0: formatted and unformatted trace in one buffer (CPU 1's is unformatted): it can't be decoded" -c 4 -s 2 -t -g 8 -B mixfmt
 # per-thread on sinks that share IDs, and unformatted per-thread trace: the
 # buffer is split into its AUX parts at decode time, from the AUX records
 # that came with the stream, and each part decodes with its CPU's sink map
@@ -702,8 +719,12 @@ N=bad_mixed_minor_versions
 check_error $N 'CS ETM: CPU 1: HW_ID record $(hwval $N 1) (trace ID 0x12) has minor version 0, earlier ones have 1' -c 4 -s 2 -B mixminor
 check_error bad_static_duplicate 'CS ETM: CPU 0 and CPU 1 both claim trace ID 0x10' -c 4 -s 1 -H none -V 1 -B staticdup
 
-check_error mixed_formatted_unformatted 'CS ETM: CPU 1: unformatted trace buffer in a session of formatted ones: a session cannot mix them' -c 4 -s 2 -B mixfmt
-check_error mixed_formatted_unformatted_per_thread 'CS ETM: CPU 1: unformatted trace buffer in a session of formatted ones: a session cannot mix them' -c 4 -s 2 -t -g 8 -B mixfmt
+# The format belongs to a CPU's sink: perf record -a picks each CPU's sink on
+# its own, so one session may hold a raw (TRBE) buffer on CPU 1 and formatted
+# ones on the others, which decode each in its own format. The parts of one
+# per-thread buffer can't mix them.
+check_decode mixed_formatted_unformatted cpu 4 all:$ATOMS -c 4 -s 2 -a $ATOMS -B mixfmt
+check_error mixed_formatted_unformatted_per_thread "CS ETM: queue 0: formatted and unformatted trace in one buffer (CPU 1's is unformatted): it can't be decoded" -c 4 -s 2 -t -g 8 -B mixfmt
 N=bad_hwid_reserved_bits
 check_error $N 'CS ETM: CPU 1: HW_ID record $(hwval $N 1) (trace ID 0x12) has bits 55:40 set, minor version 1 leaves them zero' -c 4 -s 2 -B hwidres
 check_error bad_num_cpu_zero 'CS ETM: AUXTRACE_INFO: invalid number of CPUs 0' -c 4 -s 1 -B numcpu0
@@ -841,7 +862,9 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		    barrier_at_byte_8 hwid_after_buffer unformatted_no_meta_per_thread \
 		    unformatted_lost_hwid_per_cpu per_thread_error_other_threads auxtrace_cpu_2047 \
 		    auxtrace_cpu_2048 hwid_cpu_2047 hwid_cpu_2048 metadata_cpu_2047 \
-		    per_thread_ts_buffer_index_65535 per_thread_ts_overlapping_ids; do
+		    per_thread_ts_buffer_index_65535 per_thread_ts_overlapping_ids \
+		    snapshot_cut_per_cpu snapshot_cut_per_thread snapshot_overlap_per_cpu \
+		    snapshot_overlap_per_thread; do
 		listed "asan_$name" && continue
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 			timeout -s KILL "$TIMEOUT" "$ASAN_PERF" script -i "$work/$name.data" \
@@ -849,7 +872,7 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		rc=$?
 		# the malformed inputs must fail, the others decode
 		case $name in
-		bad_*|mixed_*|cut_*|per_thread_hwid_no_cpu|*_configs_differ|barrier_at_*|*_65cpus|*_2048|*_error_*) want_fail=1 ;;
+		bad_*|mixed_*_per_thread|cut_*|per_thread_hwid_no_cpu|*_configs_differ|barrier_at_*|*_65cpus|*_2048|*_error_*) want_fail=1 ;;
 		*) want_fail=0 ;;
 		esac
 		if detail=$(crash $rc "$work/$name.asan.err"); then
@@ -869,18 +892,21 @@ if [ -n "${ASAN_PERF:-}" ]; then
 	for name in pipe_two_sinks_overlapping_ids pipe_hwid_after_buffer_overlapping_ids \
 		    pipe_per_thread_two_sinks pipe_unformatted_per_cpu pipe_no_timestamps \
 		    pipe_header_v2_no_hwid_64cpus pipe_mixed_formatted_unformatted \
+		    pipe_mixed_formatted_unformatted_per_thread \
 		    pipe_per_thread_overlapping_ids pipe_per_thread_hops_exec_cpu14 \
 		    pipe_unformatted_per_thread_shared_sink pipe_per_thread_aux_offset_wraps \
 		    pipe_per_thread_overlap_after_setup pipe_header_v2_flagged_no_hwid_64cpus \
 		    pipe_per_thread_ts_overlapping_ids pipe_unformatted_per_thread_ts \
-		    pipe_unformatted_no_meta_per_thread pipe_static_ids_64cpus; do
+		    pipe_unformatted_no_meta_per_thread pipe_static_ids_64cpus \
+		    pipe_snapshot_cut_per_cpu pipe_snapshot_cut_per_thread \
+		    pipe_snapshot_overlap_per_cpu pipe_snapshot_overlap_per_thread; do
 		listed "asan_$name" && continue
 		cp "$work/$name.data" "$work/asan_$name.data"
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 			pipe_run "$ASAN_PERF" "asan_$name" pid,ip,sym
 		rc=$?
 		case $name in
-		pipe_mixed_*) want_fail=1 ;;
+		pipe_mixed_*_per_thread) want_fail=1 ;;
 		*) want_fail=0 ;;
 		esac
 		if detail=$(crash $rc "$work/asan_$name.err"); then
@@ -894,6 +920,111 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		fi
 	done
 fi
+
+# ---- snapshot mode: perf record -S (csgen -O) ----
+# AUX records flagged OVERWRITE name the head (the end of their data) and the
+# bytes written since the previous record; each snapshot is one AUXTRACE
+# buffer of the last bytes before the head. Trace of two snapshots is never
+# joined into one stream (a decoder starts afresh at every snapshot buffer
+# and waits for an A-sync), and each byte is decoded once. csgen -L lists the
+# branches each CPU must have ('expect cpu C branches N'): every record
+# decoded once, from the earliest buffer that holds its end, from its first
+# part whose ID and A-sync are in that buffer; and in perf report -D
+# (dump_snapshot_*) as many A-sync packets as parts decoded. Layouts:
+#   plain    each buffer holds what was written since the last snapshot
+#   cut      more was written than the snapshot size: the buffer begins
+#            inside a record, between the header and the payload of a
+#            timestamp whose next 7 bytes (0xf7) are E atom headers, so that
+#            joined to the previous snapshot's stream of the CPU they are 7
+#            branches never taken; the record's next part, after an A-sync,
+#            decodes. Per CPU: a buffer of two records (per-CPU events of a
+#            workload, cut one first) and one of a single record larger than
+#            the snapshot; per thread: the cut record then two more.
+#   overlap  perf before 6.1 wrote the whole AUX area at every snapshot: the
+#            buffers overlap, each record is held whole by one or two, and in
+#            part (cut at the buffer's start) by another
+# check_snapshot NAME MODE NCPUS CSGEN-ARGS... (RUNNER as check_decode)
+check_snapshot() {
+	local name=$1 mode=$2 ncpus=$3 expected detail rc off size cpu cut line layout="" fields
+	local -A prev=()
+	shift 3
+	listed "$name" && return
+	if ! gen "$name" -L "$@"; then
+		fail "$name" "csgen: $(tail -1 "$work/$name.gen")"
+		return
+	fi
+	expected=$(awk '$1 == "expect" { printf "%s ", $5 }' "$work/$name.gen")
+	# the layout must hold what it is named for: a buffer that begins inside
+	# a packet, buffers that overlap; every CPU with branches to decode
+	while read -r line; do
+		read -r _ _ cpu _ _ _ off _ size _ cut <<<"$line"
+		[ "$cut" != 0 ] && layout+=" cut"
+		[ -n "${prev[$cpu]:-}" ] && [ $((off)) -lt $((prev[$cpu])) ] && layout+=" overlap"
+		prev[$cpu]=$((off + size))
+	done < <(grep '^snap ' "$work/$name.gen")
+	case "$name:$layout" in
+	*_cut_*:*cut* | *_overlap_*:*overlap*) ;;
+	*_cut_*:* | *_overlap_*:*)
+		fail "$name" "csgen's listing shows no buffer that is ${name#*snapshot_}: it tests nothing"
+		return ;;
+	esac
+	if [ -z "$expected" ] || [[ " $expected" == *" 0 "* ]]; then
+		fail "$name" "csgen's listing expects no branches of some CPU: '$expected'"
+		return
+	fi
+	fields=cpu,pid,ip,sym
+	[ "$mode" = nocpu ] && fields=pid,ip,sym
+	"${RUNNER:-script_run}" "$perf" "$name" $fields
+	rc=$?
+	if detail=$(crash $rc "$work/$name.err"); then
+		fail "$name" "$detail"
+	elif [ $rc -ne 0 ]; then
+		fail "$name" "perf script exit $rc: $(grep -m1 -i 'error\|CS ETM' "$work/$name.err")"
+	elif detail=$(attribution "$name" "$mode" "$ncpus" "$expected"); then
+		pass "$name"
+	else
+		fail "$name" "$detail (csgen -L: $expected)"
+	fi
+}
+# check_snapshot_dump NAME: perf report -D of the file of check NAME decodes
+# each part once: as many A-sync packets in the packet dump as csgen lists
+# parts decoded ('expect cpu C branches N asyncs M'); none of a buffer's
+# start that the decoder joined to the previous snapshot or decoded twice
+check_snapshot_dump() {
+	local name=$1 check=dump_$1 rc detail want got
+	listed "$check" && return
+	want=$(awk '$1 == "expect" { n += $7 } END { print n + 0 }' "$work/$name.gen")
+	timeout -s KILL "$TIMEOUT" "$perf" report -D -i "$work/$name.data" \
+		>"$work/$check.out" 2>"$work/$check.err"
+	rc=$?
+	got=$(grep -c 'I_ASYNC' "$work/$check.out")
+	if detail=$(crash $rc "$work/$check.err"); then
+		fail "$check" "$detail"
+	elif [ $rc -ne 0 ]; then
+		fail "$check" "perf report -D exit $rc: $(grep -m1 -i 'error\|CS ETM' "$work/$check.err")"
+	elif [ "$want" -eq 0 ] || [ "$got" != "$want" ]; then
+		fail "$check" "$got A-sync packets dumped, csgen -L lists $want parts decoded"
+	else
+		pass "$check"
+	fi
+}
+# The overlapping buffers come from perf before 6.1: header v1, static IDs, no
+# HW_ID record, and per thread no CPU in the samples
+for layout in plain cut overlap; do
+	sfx=${layout/plain/}
+	old=() tmode=thread
+	[ $layout = overlap ] && old=(-H none -V 1) tmode=nocpu
+	for runner in script_run pipe_run; do
+		pfx=
+		[ $runner = pipe_run ] && pfx=pipe_
+		RUNNER=$runner check_snapshot "${pfx}snapshot${sfx:+_$sfx}_per_cpu" cpu 4 \
+			-c 4 -s 4 -a 20 -j 4 -O $layout "${old[@]}"
+		RUNNER=$runner check_snapshot "${pfx}snapshot${sfx:+_$sfx}_per_thread" $tmode 4 \
+			-c 4 -s 2 -t -a 20 -j 4 -O $layout "${old[@]}" ${old:+-n}
+	done
+	check_snapshot_dump "snapshot${sfx:+_$sfx}_per_cpu"
+	check_snapshot_dump "snapshot${sfx:+_$sfx}_per_thread"
+done
 
 # ---- perf record -z: records in PERF_RECORD_COMPRESSED records ----
 # csgen -z writes the ring buffer records (HW_ID, AUX, ITRACE_START, ...)

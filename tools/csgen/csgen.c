@@ -64,7 +64,9 @@ int main(int argc, char **argv)
 	data_offset = 104 + (PERF_ATTR_SIZE_VER7 + 16 + 8) * (extra_event ? 2 : 1);
 
 	put_auxtrace_info();
-	if (nr_hops)
+	if (overwrite)
+		gen_overwrite();
+	else if (nr_hops)
 		gen_per_thread_hops();
 	else if (per_thread)
 		gen_per_thread();

@@ -5,7 +5,8 @@
  * csgen.c: main; options.c: the options; topology.c: the ELF, sinks and
  * trace IDs; trace.c: ETMv4 trace in frames, AUX buffer layout;
  * perfdata.c: the perf.data records and file; buf.c: the byte buffers and
- * record framing all of them write with. Units depend one way: csgen.c on
+ * record framing all of them write with; overwrite.c: snapshot mode (-O,
+ * perf record -S). Units depend one way: csgen.c on overwrite.c, both on
  * trace.c, trace.c on perfdata.c, perfdata.c on topology.c, all of them on
  * options.c and buf.c. Packets and frames: ../cstrace/cs-trace-enc.h.
  */
@@ -40,6 +41,9 @@ extern int worker_exit;		/* -W: a worker exits after this many parts */
 extern int thread_ts;		/* -Y: per-thread, the event traces timestamps */
 extern int workload;		/* -w: per-CPU events of a workload, not system-wide */
 extern const char *cpu1_file;	/* -K: CPU 1's buffer holds the bytes of this file */
+extern const char *overwrite;	/* -O: snapshot mode (perf record -S), this layout */
+extern int nr_snaps;		/* -j: snapshots of -O */
+#define OW_MAX_SNAPS		16
 
 extern const char *snap_dir;	/* -S: trace from an OpenCSD snapshot */
 extern u64 slice_from, slice_bytes;	/* -A, -N: the part of its capture */
@@ -99,6 +103,7 @@ extern u64 func_addr[MAX_CPUS];
 extern u64 map_start, map_len, map_pgoff;
 void read_elf(const char *path);
 int traced(int cpu);
+int raw_cpu(int cpu);
 int sink_of(int cpu);
 u32 sink_id(int sink);
 void alloc_trace_ids(void);
@@ -142,6 +147,9 @@ void put_mmap2(int pid, int cpu);
 void put_auxtrace_info(void);
 void put_finished_round(void);
 void write_file(void);
+
+/* overwrite.c */
+void gen_overwrite(void);
 
 /* snaptrace.c */
 void snap_gen(void);

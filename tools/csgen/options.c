@@ -46,6 +46,8 @@ int worker_exit;	/* -W: a worker exits after this many parts */
 int thread_ts;		/* -Y: per-thread, the event traces timestamps */
 int workload;		/* -w: per-CPU events of a workload, not system-wide */
 const char *cpu1_file;	/* -K: CPU 1's buffer holds the bytes of this file */
+const char *overwrite;	/* -O: snapshot mode (perf record -S), this layout */
+int nr_snaps = 3;	/* -j: snapshots of -O */
 
 static void usage(void)
 {
@@ -132,7 +134,17 @@ static void usage(void)
 		"  -C CUTS     -S, one sink: cut the capture into buffers at these offsets\n"
 		"              (down to a frame), A:B dropping the frames from A to B\n"
 		"  -D DIR      -S: write each buffer as snapshot directory DIR/auxN and the\n"
-		"              capture as DIR/capture, for trc_pkt_lister\n");
+		"              capture as DIR/capture, for trc_pkt_lister\n"
+		"  -O KIND     snapshot mode (perf record -S): AUX records flagged OVERWRITE\n"
+		"              whose offset is the head, one AUXTRACE buffer per snapshot.\n"
+		"              plain: each buffer holds what was written since the last\n"
+		"              snapshot; cut: from the second snapshot on the buffer begins\n"
+		"              inside a record, inside a packet, and the record's next part\n"
+		"              starts with an A-sync; overlap: each buffer holds the whole\n"
+		"              AUX area (perf before 6.1), overlapping the previous ones.\n"
+		"              -a atoms a part; -L lists 'snap', 'record' and\n"
+		"              'expect cpu C branches N asyncs M' lines\n"
+		"  -j K        -O: K snapshots (default 3, at most 16)\n");
 	exit(2);
 }
 
@@ -140,7 +152,7 @@ void parse_options(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zYwK:S:A:N:C:D:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zYwK:S:A:N:C:D:O:j:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -186,6 +198,8 @@ void parse_options(int argc, char **argv)
 		case 'N': slice_bytes = strtoull(optarg, NULL, 0); break;
 		case 'C': cuts = optarg; break;
 		case 'D': oracle_dir = optarg; break;
+		case 'O': overwrite = optarg; break;
+		case 'j': nr_snaps = atoi(optarg); break;
 		default: usage();
 		}
 	}
@@ -198,6 +212,10 @@ void parse_options(int argc, char **argv)
 		fprintf(stderr, "csgen: warning: header v2 without HW_ID records\n");
 	if (!segments)
 		segments = 2 * nr_cpus;
+	if (overwrite && (unformatted || nr_hops || snap_dir || *bad || atoms < 1 ||
+			  nr_snaps < 1 || nr_snaps > OW_MAX_SNAPS))
+		die("-O: formatted trace of csgen, not -U, -P, -S or -B, -a >= 1, 1-%d snapshots (-j)",
+		    OW_MAX_SNAPS);
 	if (worker_exit && !nr_hops)
 		die("-W needs a hop list (-P)");
 	if (nr_hops) {

@@ -271,8 +271,11 @@ void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 	rec_begin(&r, &data, PERF_RECORD_AUX, 0);
 	buf_u64(&data, off);
 	buf_u64(&data, size);
-	/* PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW: unformatted trace */
-	buf_u64(&data, raw ? 0x0100 : 0);
+	/*
+	 * PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW: unformatted trace;
+	 * PERF_AUX_FLAG_OVERWRITE: snapshot mode, @off is the head
+	 */
+	buf_u64(&data, (raw ? 0x0100 : 0) | (overwrite ? PERF_AUX_FLAG_OVERWRITE : 0));
 	/* -B shortaux: CPU 1's AUX record ends before its sample ID */
 	if (cpu != 1 || strcmp(bad, "shortaux"))
 		put_sample_id(&data, pid, pid, cpu);
@@ -357,7 +360,7 @@ void put_auxtrace_info(void)
 		buf_u64(&data, ((u64)PMU_TYPE << 32) | 0x100000);
 	else
 		buf_u64(&data, ((u64)PMU_TYPE << 32) | meta_cpus);
-	buf_u64(&data, 0);	/* not snapshot */
+	buf_u64(&data, !!overwrite);	/* snapshot mode */
 	for (c = 0; c < meta_cpus && snap_dir; c++)
 		put_snap_meta(c);
 	for (c = 0; c < meta_cpus && !snap_dir; c++) {

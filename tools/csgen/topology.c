@@ -16,6 +16,15 @@ int traced(int cpu)
 	return nr_traced < 0 || cpu < nr_traced;
 }
 
+/*
+ * Whether the buffer of @cpu (or the part run on @cpu) is unformatted: its
+ * sink is its own (TRBE), shared with no other CPU
+ */
+int raw_cpu(int cpu)
+{
+	return unformatted || (cpu == 1 && !strcmp(bad, "mixfmt"));
+}
+
 /* ---- ELF: function addresses and the text mapping ---- */
 u64 func_addr[MAX_CPUS];
 u64 map_start, map_len, map_pgoff;
@@ -173,7 +182,7 @@ int sink_peer(int cpu, int step)
 	int peers[MAX_CPUS], n = 0, me = 0, i;
 
 	for (i = 0; i < nr_cpus; i++) {
-		if (sink_of(i) != sink_of(cpu) || !traced(i))
+		if (sink_of(i) != sink_of(cpu) || !traced(i) || raw_cpu(i) != raw_cpu(cpu))
 			continue;
 		if (i == cpu)
 			me = n;

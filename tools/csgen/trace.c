@@ -95,12 +95,6 @@ void raw_data(struct buf *out, const struct buf *d, u8 pad)
 		buf_u8(out, pad);
 }
 
-/* Whether the buffer of @cpu (or the part run on @cpu) is unformatted */
-static int raw_cpu(int cpu)
-{
-	return unformatted || (cpu == 1 && !strcmp(bad, "mixfmt"));
-}
-
 /* Interleave several streams in chunks of varying size */
 void fmt_interleave(struct fmt *f, struct stream *s, int n)
 {
