@@ -96,3 +96,24 @@ done
 awk -v a="$real_patched_wall" -v b="$real_stock_wall" -v c="$real_patched_rss" -v d="$real_stock_rss" 'BEGIN {
 	printf "  ratio patched/stock: wall time %.3fx (target <= 1.05x), peak RSS %.3fx (target <= 1.5x)\n",
 		a / b, c / d }'
+# Pipe mode, a per-thread inherit session of 1,000 child threads that each
+# write an AUX record and exit (csgen -Q): work per EXIT must not grow with
+# the records kept. Wall time of perf inject | perf script (median of RUNS)
+# header v1, static IDs: the stock perf reads it too
+"$work/csgen" -o "$work/inherit1000.data" -e "$work/prog" -c 4 -s 1 -t -a 4 -Q 1000 -H none -V 1 || exit 1
+pipe1() {
+	local p=$1 tag=$2 t0 t1
+	t0=$(date +%s.%N)
+	"$p" inject -i "$work/inherit1000.data" -o - 2>/dev/null |
+		"$p" script -i - --itrace=b -F cpu,pid,ip,sym >/dev/null 2>&1
+	t1=$(date +%s.%N)
+	echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }' >>"$work/bench.$tag"
+}
+rm -f "$work"/bench.pipe_stock "$work"/bench.pipe_patched
+for ((i = 0; i < runs; i++)); do
+	pipe1 "$stock" pipe_stock
+	pipe1 "$patched" pipe_patched
+done
+echo "pipe, per-thread inherit session of 1,000 child threads, $(size "$work/inherit1000.data"); median of $runs runs"
+awk -v a="$(median 1 pipe_patched)" -v b="$(median 1 pipe_stock)" 'BEGIN {
+	printf "  wall time (inject | script): patched %.3f s, stock %.3f s, ratio %.3fx\n", a, b, a / b }'

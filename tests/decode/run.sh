@@ -629,6 +629,15 @@ counts=$(awk -v l="$hops" -v a=20 'BEGIN {
 RUNNER=pipe_run check_decode pipe_per_thread_overlap_after_setup thread 64 "$counts" \
 	-c 64 -s 2 -t -a 20 -P "$hops" -W 2
 check_decode per_thread_overlap_after_setup thread 64 "$counts" -c 64 -s 2 -t -a 20 -P "$hops" -W 2
+# -W 0: the worker exits before the first part and any HW_ID record, so
+# the maps are built from the metadata at its EXIT; the HW_ID records that
+# come after it are used for the thread's trace, decoded at its EXIT
+RUNNER=pipe_run check_decode pipe_hwid_after_first_exit thread 64 "$counts" \
+	-c 64 -s 2 -t -a 20 -P "$hops" -W 0
+# A per-thread inherit session (-Q): 1,000 child threads each write an AUX
+# record of their own tid over the parent's buffer and exit; no record
+# matches the buffer, which decodes whole (the time: bench.sh)
+RUNNER=pipe_run check_decode pipe_inherit_1000_children thread 4 all:1000 -c 4 -s 1 -t -a 4 -Q 1000
 # The AUX record of CPU 1's first part is at offset 2^64 - 8, whose sum with
 # its size wraps: it describes no part of the buffer, which is split into
 # the other parts; CPU 1 decodes its second part only
@@ -839,88 +848,6 @@ else
 	fail $name "csgen failed"
 fi
 
-# ---- sanitizers: malformed and multi-sink inputs under ASan+UBSan ----
-if [ -n "${ASAN_PERF:-}" ]; then
-	for name in bad_major_version bad_id_out_of_range bad_id_zero bad_duplicate_id \
-		    bad_duplicate_id_v0_0 bad_id_change bad_sink_change bad_truncated_record \
-		    bad_oversized_record bad_static_duplicate static_ids_64cpus static_ids_65cpus \
-		    per_thread_hwid_no_cpu four_sinks_overlapping_ids per_thread_overlapping_ids \
-		    cpus256_sinks4 static_ids_header_v1 hwid_v0_0_global_map buffer_end_pad \
-		    per_thread_static_no_cpu missing_hwid_per_cpu missing_hwid_per_thread \
-		    hwid_without_metadata bad_mixed_minor_versions \
-		    header_v2_flagged_ids_no_hwid second_event_other_sample_type \
-		    per_thread_uneven_sinks per_thread_hops_exec_cpu14 per_thread_hops_exec_cpu35 \
-		    unformatted_per_cpu unformatted_per_thread \
-		    mixed_formatted_unformatted mixed_formatted_unformatted_per_thread \
-		    bad_hwid_reserved_bits bad_num_cpu_zero bad_num_cpu_too_big bad_num_cpu_huge \
-		    bad_nr_params \
-		    bad_magic bad_cpu_number bad_auxtrace_size cut_in_trace_buffer \
-		    bad_buffer_index buffer_index_32768_timed bad_record_alignment header_v2_no_hwid_64cpus \
-		    bad_index_offset bad_aux_record_size \
-		    header_v2_flagged_no_hwid_64cpus per_thread_buffer_index_65535 \
-		    unformatted_per_thread_no_cpu unformatted_per_thread_no_cpu_configs_differ \
-		    barrier_at_byte_8 hwid_after_buffer unformatted_no_meta_per_thread \
-		    unformatted_lost_hwid_per_cpu per_thread_error_other_threads auxtrace_cpu_2047 \
-		    auxtrace_cpu_2048 hwid_cpu_2047 hwid_cpu_2048 metadata_cpu_2047 \
-		    per_thread_ts_buffer_index_65535 per_thread_ts_overlapping_ids \
-		    snapshot_cut_per_cpu snapshot_cut_per_thread snapshot_overlap_per_cpu \
-		    snapshot_overlap_per_thread; do
-		listed "asan_$name" && continue
-		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-			timeout -s KILL "$TIMEOUT" "$ASAN_PERF" script -i "$work/$name.data" \
-			--itrace=b -F pid,ip,sym >"$work/$name.asan.out" 2>"$work/$name.asan.err"
-		rc=$?
-		# the malformed inputs must fail, the others decode
-		case $name in
-		bad_*|mixed_*_per_thread|cut_*|per_thread_hwid_no_cpu|*_configs_differ|barrier_at_*|*_65cpus|*_2048|*_error_*) want_fail=1 ;;
-		*) want_fail=0 ;;
-		esac
-		if detail=$(crash $rc "$work/$name.asan.err"); then
-			fail "asan_$name" "$detail"
-		elif [ $want_fail = 1 ] && [ $rc -eq 0 ]; then
-			fail "asan_$name" "exited 0"
-		elif [ $want_fail = 0 ] && [ $rc -ne 0 ]; then
-			fail "asan_$name" "exit $rc: $(head -1 "$work/$name.asan.err")"
-		else
-			pass "asan_$name"
-		fi
-	done
-fi
-
-# the pipe mode decode, with perf inject and perf script under ASan+UBSan
-if [ -n "${ASAN_PERF:-}" ]; then
-	for name in pipe_two_sinks_overlapping_ids pipe_hwid_after_buffer_overlapping_ids \
-		    pipe_per_thread_two_sinks pipe_unformatted_per_cpu pipe_no_timestamps \
-		    pipe_header_v2_no_hwid_64cpus pipe_mixed_formatted_unformatted \
-		    pipe_mixed_formatted_unformatted_per_thread \
-		    pipe_per_thread_overlapping_ids pipe_per_thread_hops_exec_cpu14 \
-		    pipe_unformatted_per_thread_shared_sink pipe_per_thread_aux_offset_wraps \
-		    pipe_per_thread_overlap_after_setup pipe_header_v2_flagged_no_hwid_64cpus \
-		    pipe_per_thread_ts_overlapping_ids pipe_unformatted_per_thread_ts \
-		    pipe_unformatted_no_meta_per_thread pipe_static_ids_64cpus \
-		    pipe_snapshot_cut_per_cpu pipe_snapshot_cut_per_thread \
-		    pipe_snapshot_overlap_per_cpu pipe_snapshot_overlap_per_thread; do
-		listed "asan_$name" && continue
-		cp "$work/$name.data" "$work/asan_$name.data"
-		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-			pipe_run "$ASAN_PERF" "asan_$name" pid,ip,sym
-		rc=$?
-		case $name in
-		pipe_mixed_*_per_thread) want_fail=1 ;;
-		*) want_fail=0 ;;
-		esac
-		if detail=$(crash $rc "$work/asan_$name.err"); then
-			fail "asan_$name" "$detail"
-		elif [ $want_fail = 1 ] && [ $rc -eq 0 ]; then
-			fail "asan_$name" "exited 0"
-		elif [ $want_fail = 0 ] && [ $rc -ne 0 ]; then
-			fail "asan_$name" "exit $rc: $(head -1 "$work/asan_$name.err")"
-		else
-			pass "asan_$name"
-		fi
-	done
-fi
-
 # ---- snapshot mode: perf record -S (csgen -O) ----
 # AUX records flagged OVERWRITE name the head (the end of their data) and the
 # bytes written since the previous record; each snapshot is one AUXTRACE
@@ -1025,6 +952,88 @@ for layout in plain cut overlap; do
 	check_snapshot_dump "snapshot${sfx:+_$sfx}_per_cpu"
 	check_snapshot_dump "snapshot${sfx:+_$sfx}_per_thread"
 done
+
+# ---- sanitizers: malformed and multi-sink inputs under ASan+UBSan ----
+if [ -n "${ASAN_PERF:-}" ]; then
+	for name in bad_major_version bad_id_out_of_range bad_id_zero bad_duplicate_id \
+		    bad_duplicate_id_v0_0 bad_id_change bad_sink_change bad_truncated_record \
+		    bad_oversized_record bad_static_duplicate static_ids_64cpus static_ids_65cpus \
+		    per_thread_hwid_no_cpu four_sinks_overlapping_ids per_thread_overlapping_ids \
+		    cpus256_sinks4 static_ids_header_v1 hwid_v0_0_global_map buffer_end_pad \
+		    per_thread_static_no_cpu missing_hwid_per_cpu missing_hwid_per_thread \
+		    hwid_without_metadata bad_mixed_minor_versions \
+		    header_v2_flagged_ids_no_hwid second_event_other_sample_type \
+		    per_thread_uneven_sinks per_thread_hops_exec_cpu14 per_thread_hops_exec_cpu35 \
+		    unformatted_per_cpu unformatted_per_thread \
+		    mixed_formatted_unformatted mixed_formatted_unformatted_per_thread \
+		    bad_hwid_reserved_bits bad_num_cpu_zero bad_num_cpu_too_big bad_num_cpu_huge \
+		    bad_nr_params \
+		    bad_magic bad_cpu_number bad_auxtrace_size cut_in_trace_buffer \
+		    bad_buffer_index buffer_index_32768_timed bad_record_alignment header_v2_no_hwid_64cpus \
+		    bad_index_offset bad_aux_record_size \
+		    header_v2_flagged_no_hwid_64cpus per_thread_buffer_index_65535 \
+		    unformatted_per_thread_no_cpu unformatted_per_thread_no_cpu_configs_differ \
+		    barrier_at_byte_8 hwid_after_buffer unformatted_no_meta_per_thread \
+		    unformatted_lost_hwid_per_cpu per_thread_error_other_threads auxtrace_cpu_2047 \
+		    auxtrace_cpu_2048 hwid_cpu_2047 hwid_cpu_2048 metadata_cpu_2047 \
+		    per_thread_ts_buffer_index_65535 per_thread_ts_overlapping_ids \
+		    snapshot_cut_per_cpu snapshot_cut_per_thread snapshot_overlap_per_cpu \
+		    snapshot_overlap_per_thread; do
+		listed "asan_$name" && continue
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+			timeout -s KILL "$TIMEOUT" "$ASAN_PERF" script -i "$work/$name.data" \
+			--itrace=b -F pid,ip,sym >"$work/$name.asan.out" 2>"$work/$name.asan.err"
+		rc=$?
+		# the malformed inputs must fail, the others decode
+		case $name in
+		bad_*|mixed_*_per_thread|cut_*|per_thread_hwid_no_cpu|*_configs_differ|barrier_at_*|*_65cpus|*_2048|*_error_*) want_fail=1 ;;
+		*) want_fail=0 ;;
+		esac
+		if detail=$(crash $rc "$work/$name.asan.err"); then
+			fail "asan_$name" "$detail"
+		elif [ $want_fail = 1 ] && [ $rc -eq 0 ]; then
+			fail "asan_$name" "exited 0"
+		elif [ $want_fail = 0 ] && [ $rc -ne 0 ]; then
+			fail "asan_$name" "exit $rc: $(head -1 "$work/$name.asan.err")"
+		else
+			pass "asan_$name"
+		fi
+	done
+fi
+
+# the pipe mode decode, with perf inject and perf script under ASan+UBSan
+if [ -n "${ASAN_PERF:-}" ]; then
+	for name in pipe_two_sinks_overlapping_ids pipe_hwid_after_buffer_overlapping_ids \
+		    pipe_per_thread_two_sinks pipe_unformatted_per_cpu pipe_no_timestamps \
+		    pipe_header_v2_no_hwid_64cpus pipe_mixed_formatted_unformatted \
+		    pipe_mixed_formatted_unformatted_per_thread \
+		    pipe_per_thread_overlapping_ids pipe_per_thread_hops_exec_cpu14 \
+		    pipe_unformatted_per_thread_shared_sink pipe_per_thread_aux_offset_wraps \
+		    pipe_per_thread_overlap_after_setup pipe_header_v2_flagged_no_hwid_64cpus \
+		    pipe_per_thread_ts_overlapping_ids pipe_unformatted_per_thread_ts \
+		    pipe_unformatted_no_meta_per_thread pipe_static_ids_64cpus \
+		    pipe_snapshot_cut_per_cpu pipe_snapshot_cut_per_thread \
+		    pipe_snapshot_overlap_per_cpu pipe_snapshot_overlap_per_thread; do
+		listed "asan_$name" && continue
+		cp "$work/$name.data" "$work/asan_$name.data"
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+			pipe_run "$ASAN_PERF" "asan_$name" pid,ip,sym
+		rc=$?
+		case $name in
+		pipe_mixed_*_per_thread) want_fail=1 ;;
+		*) want_fail=0 ;;
+		esac
+		if detail=$(crash $rc "$work/asan_$name.err"); then
+			fail "asan_$name" "$detail"
+		elif [ $want_fail = 1 ] && [ $rc -eq 0 ]; then
+			fail "asan_$name" "exited 0"
+		elif [ $want_fail = 0 ] && [ $rc -ne 0 ]; then
+			fail "asan_$name" "exit $rc: $(head -1 "$work/asan_$name.err")"
+		else
+			pass "asan_$name"
+		fi
+	done
+fi
 
 # ---- perf record -z: records in PERF_RECORD_COMPRESSED records ----
 # csgen -z writes the ring buffer records (HW_ID, AUX, ITRACE_START, ...)

@@ -66,6 +66,8 @@ int main(int argc, char **argv)
 	put_auxtrace_info();
 	if (overwrite)
 		gen_overwrite();
+	else if (nr_children)
+		gen_per_thread_children();
 	else if (nr_hops)
 		gen_per_thread_hops();
 	else if (per_thread)

@@ -38,6 +38,7 @@ extern int compress;		/* -z: ring buffer records compressed (perf record -z) */
 extern int late_hwid;		/* -R: HW_ID records late in raw order */
 extern int thread_idx;		/* -I: buffer index of the per-thread buffer */
 extern int worker_exit;		/* -W: a worker exits after this many parts */
+extern int nr_children;		/* -Q: per-thread, child threads whose trace is in the buffer */
 extern int thread_ts;		/* -Y: per-thread, the event traces timestamps */
 extern int workload;		/* -w: per-CPU events of a workload, not system-wide */
 extern const char *cpu1_file;	/* -K: CPU 1's buffer holds the bytes of this file */
@@ -130,6 +131,7 @@ void raw_data(struct buf *out, const struct buf *d, u8 pad);
 void gen_per_cpu(void);
 void gen_per_thread(void);
 void gen_per_thread_hops(void);
+void gen_per_thread_children(void);
 
 /* perfdata.c */
 extern u64 data_offset;		/* file offset of the data section */

@@ -42,7 +42,8 @@ const char *oracle_dir;		/* -D: a snapshot directory per buffer */
 int late_hwid;		/* -R: HW_ID records late in raw order */
 int compress;		/* -z: ring buffer records compressed (perf record -z) */
 int thread_idx;		/* -I: buffer index of the per-thread buffer */
-int worker_exit;	/* -W: a worker exits after this many parts */
+int worker_exit = -1;	/* -W: a worker exits after this many parts */
+int nr_children;	/* -Q: per-thread, child threads whose trace is in the buffer */
 int thread_ts;		/* -Y: per-thread, the event traces timestamps */
 int workload;		/* -w: per-CPU events of a workload, not system-wide */
 const char *cpu1_file;	/* -K: CPU 1's buffer holds the bytes of this file */
@@ -64,6 +65,11 @@ static void usage(void)
 		"              CPU's HW_ID record comes before its first part, as the\n"
 		"              kernel writes it, and the thread exits before the trace\n"
 		"  -W K        with -P: a worker thread exits after the first K parts\n"
+		"              (0: before the first part and any HW_ID record)\n"
+		"  -Q N        per-thread inherit session: the thread starts N child\n"
+		"              threads, which run one part each (-a atoms) on CPU\n"
+		"              k %% N in turn, in the thread's buffer, each with an AUX\n"
+		"              record of its own tid, and exit; the thread runs none\n"
 		"  -a A        E atoms per CPU (per-CPU) or per segment (default 200)\n"
 		"  -T K        timestamp every K atoms (default 16, 0: none)\n"
 		"  -n          records carry no CPU (no PERF_SAMPLE_CPU)\n"
@@ -152,7 +158,7 @@ void parse_options(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zYwK:S:A:N:C:D:O:j:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zYwK:S:A:N:C:D:O:j:Q:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -200,6 +206,7 @@ void parse_options(int argc, char **argv)
 		case 'D': oracle_dir = optarg; break;
 		case 'O': overwrite = optarg; break;
 		case 'j': nr_snaps = atoi(optarg); break;
+		case 'Q': nr_children = atoi(optarg); break;
 		default: usage();
 		}
 	}
@@ -216,8 +223,10 @@ void parse_options(int argc, char **argv)
 			  nr_snaps < 1 || nr_snaps > OW_MAX_SNAPS))
 		die("-O: formatted trace of csgen, not -U, -P, -S or -B, -a >= 1, 1-%d snapshots (-j)",
 		    OW_MAX_SNAPS);
-	if (worker_exit && !nr_hops)
+	if (worker_exit >= 0 && !nr_hops)
 		die("-W needs a hop list (-P)");
+	if (nr_children && (!per_thread || nr_hops || nr_children < 0 || *bad))
+		die("-Q needs the per-thread layout (-t), without -P or -B");
 	if (nr_hops) {
 		int i;
 

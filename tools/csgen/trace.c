@@ -350,6 +350,9 @@ void gen_per_thread_hops(void)
 	put_mmap(thread_pid, hop_cpu[0]);
 	put_itrace_start(thread_pid, hop_cpu[0]);
 
+	/* -W 0: a worker exits before the first part and HW_ID record */
+	if (!worker_exit)
+		put_exit(thread_pid + 1, hop_cpu[0]);
 	for (k = 0; k < nr_hops; k++) {
 		int c = hop_cpu[k];
 		u64 start = trace.len;
@@ -364,6 +367,37 @@ void gen_per_thread_hops(void)
 			put_exit(thread_pid + 1, c);
 	}
 	put_exit(thread_pid, hop_cpu[nr_hops - 1]);
+	put_auxtrace(&trace, 0, 0, thread_pid, -1, 0x1000);
+	free(trace.p);
+	put_finished_round();
+}
+
+/*
+ * -Q N: a per-thread session of a thread that starts N child threads (perf
+ * record --per-thread with inherit): child k runs one part on CPU k % the
+ * CPUs, in its parent's buffer, writes an AUX record of its own tid and
+ * exits. No AUX record of the parent describes the buffer, so it decodes
+ * whole, every part with its CPU's trace ID; the children's records match
+ * no buffer.
+ */
+void gen_per_thread_children(void)
+{
+	struct buf trace = { 0 };
+	int c, k;
+
+	put_comm(thread_pid, 0, "csgen");
+	put_mmap(thread_pid, 0);
+	put_itrace_start(thread_pid, 0);
+	for (c = 0; c < nr_cpus; c++)
+		put_hw_id(thread_pid, c);
+	for (k = 0; k < nr_children; k++) {
+		int tid = thread_pid + 1 + k;
+
+		c = k % nr_cpus;
+		put_thread_part(&trace, tid, c, c, k, trace.len, trace.len);
+		put_exit(tid, c);
+	}
+	put_exit(thread_pid, 0);
 	put_auxtrace(&trace, 0, 0, thread_pid, -1, 0x1000);
 	free(trace.p);
 	put_finished_round();
