@@ -4,7 +4,7 @@
 
 S := scripts
 
-.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 board64raw board-debug bisect fuzz bench mutants perf-patches clean
+.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 board64raw board-debug bisect fuzz bench mutants board-mutants perf-patches clean
 
 all: setup
 
@@ -64,6 +64,9 @@ bench:			## decode benchmark: patched against stock 6.1 perf
 
 mutants:		## mutation check of the tests: break the series on purpose, N of M caught
 	@bash $(S)/mutants.sh
+
+board-mutants:		## the mutants of the perf glue's order, each caught by a board16 run
+	@bash $(S)/board-mutant.sh
 
 perf-patches:		## each perf patch: build perf, decode tests; what passed once passes at every later patch
 	@bash $(S)/perf-patches.sh
