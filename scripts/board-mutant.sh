@@ -36,18 +36,7 @@ trap 'restore; exit 130' INT TERM
 caught=0 bad=()
 for i in "${!names[@]}"; do
 	name=${names[$i]} file=$KSRC/${files[$i]}
-	if ! perl -e '
-		my ($file, $sub) = @ARGV;
-		open(my $in, "<", $file) or die "$file: $!\n";
-		my $text = do { local $/; <$in> };
-		close($in);
-		my $n = eval "\$text =~ ${sub}g";
-		die "bad substitution: $@" if $@;
-		die "matches " . ($n || 0) . " times, not once\n" if ($n || 0) != 1;
-		open(my $out, ">", $file) or die "$file: $!\n";
-		print $out $text;
-		close($out) or die "$file: $!\n";
-	' "$file" "${substs[$i]}"; then
+	if ! apply_subst "$file" "${substs[$i]}"; then
 		say "board mutant $name: DID NOT APPLY"
 		bad+=("$name")
 		continue

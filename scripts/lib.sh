@@ -291,3 +291,22 @@ seed_odir() {
 	[ -f "$from/.config" ] || return 1
 	rm -rf "$to" && cp -a "$from" "$to"
 }
+
+# apply_subst PATH SUBST: apply the perl substitution SUBST (s/.../.../, no g
+# flag) to the file PATH, which it must match exactly once (the mutants of
+# tests/mutants/mutants.txt)
+apply_subst() {
+	perl -e '
+		my ($file, $sub) = @ARGV;
+		open(my $in, "<", $file) or die "$file: $!\n";
+		my $text = do { local $/; <$in> };
+		close($in);
+		my $n = eval "\$text =~ ${sub}g";
+		die "bad substitution: $@" if $@;
+		$n ||= 0;
+		die "matches $n times, not once\n" if $n != 1;
+		open(my $out, ">", $file) or die "$file: $!\n";
+		print $out $text;
+		close($out) or die "$file: $!\n";
+	' "$1" "$2"
+}

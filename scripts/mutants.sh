@@ -42,22 +42,8 @@ reset_tree() {
 		git -C "$MTREE" reset -q --hard "$tip"
 }
 
-# apply FILE SUBST: the substitution must match exactly once.
-apply_mutant() {
-	perl -e '
-		my ($file, $sub) = @ARGV;
-		open(my $in, "<", $file) or die "$file: $!\n";
-		my $text = do { local $/; <$in> };
-		close($in);
-		my $n = eval "\$text =~ ${sub}g";
-		die "bad substitution: $@" if $@;
-		$n ||= 0;
-		die "matches $n times, not once\n" if $n != 1;
-		open(my $out, ">", $file) or die "$file: $!\n";
-		print $out $text;
-		close($out) or die "$file: $!\n";
-	' "$MTREE/$1" "$2"
-}
+# apply_mutant FILE SUBST: FILE in the mutants' worktree
+apply_mutant() { apply_subst "$MTREE/$1" "$2"; }
 
 # wait_job NAME LOG: wait for the job start_job started, with progress
 # every 60 s; returns its exit status.

@@ -286,16 +286,24 @@ static void put_thread_part(struct buf *trace, int tid, int c, int aux_cpu, int 
 	free(s.data.p);
 }
 
-void gen_per_thread(void)
+/* The traced thread's records, and the HW_ID record of every CPU */
+static void put_thread_start(void)
 {
-	struct buf trace = { 0 };
-	int c, k;
+	int c;
 
 	put_comm(thread_pid, 0, "csgen");
 	put_mmap(thread_pid, 0);
 	put_itrace_start(thread_pid, 0);
 	for (c = 0; c < nr_cpus; c++)
 		put_hw_id(thread_pid, c);
+}
+
+void gen_per_thread(void)
+{
+	struct buf trace = { 0 };
+	int c, k;
+
+	put_thread_start();
 
 	/* The thread runs on each CPU in turn: one AUX record each time */
 	for (k = 0; k < segments; k++) {
@@ -385,11 +393,7 @@ void gen_per_thread_children(void)
 	struct buf trace = { 0 };
 	int c, k;
 
-	put_comm(thread_pid, 0, "csgen");
-	put_mmap(thread_pid, 0);
-	put_itrace_start(thread_pid, 0);
-	for (c = 0; c < nr_cpus; c++)
-		put_hw_id(thread_pid, c);
+	put_thread_start();
 	for (k = 0; k < nr_children; k++) {
 		int tid = thread_pid + 1 + k;
 
