@@ -12,7 +12,10 @@
 # sample and per MB of both traces; then patched against stock on real
 # hardware trace: the 1 MiB capture of the OpenCSD snapshot bugfix-exact-match
 # (SNAPSHOTS, see real.sh), static IDs (header v1). Each figure is the median
-# of RUNS runs (default 5).
+# of RUNS runs (default 5). Then the item users feel on every file: a
+# per-CPU static-ID file of at least 100 MiB of trace, plain and -z, timed by
+# farm-bench with the stock perf as its baseline (pairs in turn, median of
+# BIG_RUNS pairs, default 3; a run takes one to two minutes).
 
 set -u
 
@@ -117,3 +120,42 @@ done
 echo "pipe, per-thread inherit session of 1,000 child threads, $(size "$work/inherit1000.data"); median of $runs runs"
 awk -v a="$(median 1 pipe_patched)" -v b="$(median 1 pipe_stock)" 'BEGIN {
 	printf "  wall time (inject | script): patched %.3f s, stock %.3f s, ratio %.3fx\n", a, b, a / b }'
+
+# Large files: 47 CPUs x 1.4M atoms is 104 MiB of trace; the same session
+# written as perf record -z writes it. farm-bench runs patched and stock in
+# turn and prints the ratios pair by pair; the median is quoted.
+big_runs=${BIG_RUNS:-3}
+"$work/csgen" -o "$work/big.data" -e "$work/prog" -c 47 -s 1 -H none -V 1 -a 1400000 || exit 1
+"$work/csgen" -o "$work/bigz.data" -e "$work/prog" -c 47 -s 1 -H none -V 1 -a 1400000 -z || exit 1
+# trace_mib FILE: MiB in the file's PERF_RECORD_AUXTRACE records (kept out of
+# PERF_RECORD_COMPRESSED by -z, so one walk of the data section counts both)
+trace_mib() {
+	python3 - "$1" <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'rb'); hdr = f.read(104)
+off, size = struct.unpack_from('<QQ', hdr, 40)
+pos, end, total = off, off + size, 0
+while pos < end:
+    f.seek(pos); typ, misc, sz = struct.unpack('<IHH', f.read(8))
+    if sz == 0: break
+    if typ == 71:  # PERF_RECORD_AUXTRACE: its trace follows the record
+        aux = struct.unpack('<Q', f.read(8))[0]
+        total += aux
+        pos += aux
+    pos += sz
+print('%.1f' % (total / 1048576))
+PY
+}
+for f in big bigz; do
+	data=$work/$f.data
+	cmd="script -i $data --itrace=b -F cpu,pid,ip,sym"
+	farm-bench -n "$big_runs" --warmup 0 --timeout 3600 \
+		--vs "sh -c 'exec $stock $cmd >/dev/null 2>&1'" \
+		-- sh -c "exec $patched $cmd >/dev/null 2>&1" >"$work/farm.$f" 2>&1 ||
+		{ cat "$work/farm.$f" >&2; exit 1; }
+	echo "large per-CPU file ($f.data$([ $f = bigz ] && echo ', -z')): 47 CPUs, 1 sink, header v1," \
+		"$(trace_mib "$data") MiB of trace in $(size "$data"); farm-bench, median of $big_runs pairs"
+	awk '/^A (wall s|peak MiB)/ || /^B (wall s|peak MiB)/ { sub(/^A /, "  patched "); sub(/^B /, "  stock   "); print }' "$work/farm.$f"
+	awk '/^A\/B wall/ { w = $4 } /^A peak MiB/ { a = $5 } /^B peak MiB/ { b = $5 } END {
+		printf "  ratio patched/stock: wall time %.3fx (target <= 1.05x), peak RSS %.3fx (target <= 1.5x)\n", w, a / b }' "$work/farm.$f"
+done

@@ -470,8 +470,24 @@ check_frame_ids frame_ids_real_bugfix -c 8 -s 1 -a 20 -H none -V 1 -K "$snapshot
 printf '\xdd%b\x25\x80%b' "$(printf '\\x00%.0s' $(seq 13))" \
 	"$(printf '\\x00%.0s' $(seq 16))" >"$work/id_at_byte_14.bin"
 check_frame_ids frame_ids_id_at_byte_14 -c 4 -s 1 -a 20 -H none -V 1 -K "$work/id_at_byte_14.bin"
-# and perf says why it can't decode past the FSYNCs
-check_error barrier_at_byte_8 "CS ETM: queue 1 (CPU 1): 2 FSYNCs at byte 0x10 of a trace buffer are no barrier: it can't be decoded past them" -c 4 -s 1 -a 20 -B barrier8
+# and perf says where the damage is, decodes on after it and exits 0 (the
+# samples around damage: check_damage below)
+name=barrier_at_byte_8
+if ! listed $name; then
+	msg="CS ETM: queue 1 (CPU 1): damaged trace at AUX offset 0x10: decoding resumes at the next sync"
+	gen $name -c 4 -s 1 -a 20 -B barrier8
+	script_run "$perf" $name cpu,pid,ip,sym
+	rc=$?
+	if detail=$(crash $rc "$work/$name.err"); then
+		fail $name "$detail"
+	elif [ $rc -ne 0 ]; then
+		fail $name "perf script exit $rc: $(head -1 "$work/$name.err")"
+	elif [ "$(grep -cFx "$msg" "$work/$name.err")" = 1 ]; then
+		pass $name
+	else
+		fail $name "no single line '$msg': $(head -1 "$work/$name.err")"
+	fi
+fi
 # per-thread parts that start at 8 mod 16 in the AUX area, each with a
 # barrier: frames and barriers are aligned to the part, they decode
 check_decode per_thread_parts_at_8_mod_16 thread 4 all:$((2 * ATOMS)) -c 4 -s 2 -t -g 8 -a $ATOMS -b -B gap8
@@ -576,6 +592,127 @@ if ! listed $name; then
 	fi
 fi
 check_error per_thread_hwid_no_cpu 'CS ETM: HW_ID record $(hwval per_thread_hwid_no_cpu 0) at file offset $(hwoff per_thread_hwid_no_cpu 0) does not tell its CPU' -c 4 -s 2 -t -g 8 -a 50 -n
+
+# ---- damaged trace costs only itself ----
+# auxrec NAME K: "FILEPOS AUXOFF QUEUE TID" of the K-th PERF_RECORD_AUXTRACE
+# (0-based) of NAME's file, from its fields: the record's file offset from
+# csgen's listing, its AUX offset, buffer index and tid read from the file
+auxrec() {
+	local pos
+	pos=$(awk -v k="$2" '$1 == "auxtrace" && n++ == k { print $5 }' "$work/$1.gen")
+	[ -n "$pos" ] || return 1
+	echo "$((pos)) $(od -An -t u8 -j $((pos + 16)) -N 8 "$work/$1.data")" \
+		"$(od -An -t u4 -j $((pos + 32)) -N 8 "$work/$1.data")"
+}
+
+# damage FILE POS KIND: damage the frame at file position POS
+#   fsync        one FSYNC word where the frame starts: OpenCSD's
+#                deformatter rejects it
+#   halfbarrier  two FSYNC words, a barrier cut short: rejected too
+#   garbage      the frame's odd data bytes set to 0x2f: bad packets, which
+#                OpenCSD's packet decoders take without rejecting the trace
+damage() {
+	local f=$1 pos=$2 i
+	case $3 in
+	fsync) printf '\xff\xff\xff\x7f' | dd of="$f" bs=1 seek="$pos" conv=notrunc status=none ;;
+	halfbarrier) printf '\xff\xff\xff\x7f\xff\xff\xff\x7f' | dd of="$f" bs=1 seek="$pos" conv=notrunc status=none ;;
+	garbage) for i in 1 3 5 7 9 11 13; do
+			printf '\x2f' | dd of="$f" bs=1 seek=$((pos + i)) conv=notrunc status=none
+		done ;;
+	esac
+}
+
+# lines_of NAME CPU [-v]: the samples of perf script's output on that CPU
+# (with -v: on the other CPUs), in their order
+lines_of() {
+	awk -v c="[$(printf %03d "$2")]" -v inv="${3:-}" \
+		'NF >= 3 && $2 ~ /^\[/ { if (($2 == c) != (inv != "")) print }' "$work/$1.out"
+}
+
+# check_damage NAME KIND CPU K CSGEN-ARGS...: (RUNNER, ITRACE as
+# check_decode) write NAME.data, and NAME_damaged.data with damage KIND
+# 0x50 bytes into the trace of the K-th AUX record of CPU CPU's buffer (per-CPU:
+# K is 0; per-thread: the part of CPU CPU, the thread's K-th). Both decode
+# with exit 0; the samples of the other CPUs are those of the undamaged
+# file; where OpenCSD rejects the damage, CPU CPU's samples are the first
+# ones of the undamaged file's, fewer, and one line names the queue, CPU or
+# thread and the AUX offset of the damage.
+check_damage() {
+	local name=$1 kind=$2 cpu=$3 k=$4 bad=${1}_damaged rc detail
+	local pos aux queue tid part partoff at msg
+	shift 4
+	listed "$name" && return
+	if ! gen "$name" -L "$@" || ! cp "$work/$name.gen" "$work/$bad.gen"; then
+		fail "$name" "csgen: $(tail -1 "$work/$name.gen")"
+		return
+	fi
+	cp "$work/$name.data" "$work/$bad.data"
+	if grep -q '^auxtrace cpu -1' "$work/$name.gen"; then
+		read -r pos aux queue tid < <(auxrec "$name" 0)
+		part=$(awk -v c="$cpu" -v k="$k" '$1 == "aux" && $3 == c && n++ == k { print $5 }' "$work/$name.gen")
+		partoff=$((part - aux))
+		msg="thread $tid"
+	else
+		read -r pos aux queue tid < <(auxrec "$name" "$cpu")
+		part=$aux partoff=0 msg="CPU $cpu"
+	fi
+	at=$((part + 0x50))
+	msg="CS ETM: queue $queue ($msg): damaged trace at AUX offset $(printf %#x $at): decoding resumes at the next sync"
+	damage "$work/$bad.data" $((pos + 48 + partoff + 0x50)) "$kind"
+	"${RUNNER:-script_run}" "$perf" "$name" cpu,pid,ip,sym
+	"${RUNNER:-script_run}" "$perf" "$bad" cpu,pid,ip,sym
+	rc=$?
+	if detail=$(crash $rc "$work/$bad.err"); then
+		fail "$name" "$detail"
+	elif [ $rc -ne 0 ]; then
+		fail "$name" "perf script exit $rc: $(head -1 "$work/$bad.err")"
+	elif [ -z "$(lines_of "$name" "$cpu" -v)" ] || [ -z "$(lines_of "$name" "$cpu")" ]; then
+		fail "$name" "the undamaged file decodes no sample of CPU $cpu or of the others: the layout tests nothing"
+	elif [ "$(lines_of "$name" "$cpu" -v)" != "$(lines_of "$bad" "$cpu" -v)" ]; then
+		fail "$name" "the other CPUs' samples differ from the undamaged file's: $(diff <(lines_of "$name" "$cpu" -v) <(lines_of "$bad" "$cpu" -v) | sed -n 2p)"
+	elif [ "$kind" = garbage ]; then
+		if grep -q 'damaged trace' "$work/$bad.err"; then
+			fail "$name" "OpenCSD rejected nothing, yet: $(grep -m1 'damaged trace' "$work/$bad.err")"
+		else
+			pass "$name"
+		fi
+	elif [ "$(grep -cFx "$msg" "$work/$bad.err")" != 1 ] || [ "$(grep -c 'damaged trace' "$work/$bad.err")" != 1 ]; then
+		fail "$name" "no single line '$msg': $(grep -m1 'CS ETM' "$work/$bad.err")"
+	elif [ "$(lines_of "$bad" "$cpu" | wc -l)" -ge "$(lines_of "$name" "$cpu" | wc -l)" ] ||
+	     [ "$(lines_of "$bad" "$cpu")" != "$(lines_of "$name" "$cpu" | head -n "$(lines_of "$bad" "$cpu" | wc -l)")" ]; then
+		fail "$name" "CPU $cpu: $(lines_of "$bad" "$cpu" | wc -l) samples, not the first ones of the undamaged file's $(lines_of "$name" "$cpu" | wc -l)"
+	else
+		pass "$name"
+	fi
+}
+# per-CPU, one CPU a sink: timed, timeless (--itrace=Z), a pipe
+check_damage damage_fsync_per_cpu fsync 1 0 -c 4 -s 4 -a $ATOMS
+check_damage damage_half_barrier_per_cpu halfbarrier 1 0 -c 4 -s 4 -a $ATOMS
+check_damage damage_bad_packets_per_cpu garbage 1 0 -c 4 -s 4 -a $ATOMS
+ITRACE=bZ check_damage damage_fsync_per_cpu_timeless fsync 2 0 -c 4 -s 4 -a $ATOMS
+RUNNER=pipe_run check_damage damage_fsync_per_cpu_pipe fsync 1 0 -c 4 -s 4 -a $ATOMS
+# per-thread, a part on each CPU: timeless, timed (-Y), a pipe
+check_damage damage_fsync_per_thread fsync 1 0 -c 4 -s 2 -t -g 4 -a $ATOMS
+check_damage damage_half_barrier_per_thread halfbarrier 2 0 -c 4 -s 2 -t -g 4 -a $ATOMS
+check_damage damage_fsync_per_thread_timed fsync 1 0 -c 4 -s 2 -t -g 4 -a $ATOMS -Y
+RUNNER=pipe_run check_damage damage_fsync_per_thread_pipe fsync 3 0 -c 4 -s 2 -t -g 4 -a $ATOMS
+# perf report of the damaged per-CPU file: exit 0, the other CPUs' symbols
+name=damage_fsync_per_cpu_report
+if ! listed $name; then
+	timeout -s KILL "$TIMEOUT" "$perf" report -i "$work/damage_fsync_per_cpu_damaged.data" --itrace=b \
+		--stdio --sort sym >"$work/$name.out" 2>"$work/$name.err"
+	rc=$?
+	if detail=$(crash $rc "$work/$name.err"); then
+		fail $name "$detail"
+	elif [ $rc -ne 0 ]; then
+		fail $name "perf report exit $rc: $(head -1 "$work/$name.err")"
+	elif ! grep -q func_cpu0 "$work/$name.out" || ! grep -q func_cpu2 "$work/$name.out" ||
+	     ! grep -q func_cpu3 "$work/$name.out"; then
+		fail $name "func_cpu0, func_cpu2 or func_cpu3 missing from the report"
+	else
+		pass $name
+	fi
+fi
 
 # ---- pipe mode: perf inject -o - | perf script -i - ----
 # HW_ID records are taken from the event stream; expected values are the

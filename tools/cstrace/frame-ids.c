@@ -8,7 +8,8 @@
  *   frame-ids FILE [OFFSET SIZE]
  *
  * Feeds SIZE bytes of FILE from OFFSET (default: the whole file) to the
- * deformatter in one block, as perf does, and prints each ID whose data it
+ * deformatter in one block, as perf does (after a frame it rejects: a reset,
+ * then on at the next frame), and prints each ID whose data it
  * unpacks with the number of its bytes, one "ID BYTES" line per ID
  * ("0x10 123"), sorted by ID. The reserved IDs 0x00 (padding) and
  * 0x70-0x7f never reach a decoder and are not printed.
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
 	dcd_tree_handle_t tree;
 	unsigned long off = 0, size;
 	uint32_t consumed = 0;
+	ocsd_datapath_resp_t resp;
+	unsigned long done;
 	unsigned char *buf;
 	long len;
 	FILE *f;
@@ -101,8 +104,18 @@ int main(int argc, char **argv)
 	ocsd_def_errlog_set_strprint_cb(tree, NULL, print_cb);
 	ocsd_dt_set_raw_frame_printer(tree, OCSD_DFRMTR_UNPACKED_RAW_OUT);
 
-	/* as perf does: one block, then the end of the trace */
-	ocsd_dt_process_data(tree, OCSD_OP_DATA, 0, size, buf, &consumed);
+	/*
+	 * As perf does: one block, then the end of the trace; where the
+	 * deformatter rejects a frame, a reset and on at the next frame.
+	 */
+	for (done = 0; done < size; done = (done + 16) & ~15UL) {
+		resp = ocsd_dt_process_data(tree, OCSD_OP_DATA, done, size - done,
+					    buf + done, &consumed);
+		done += consumed;
+		if (!OCSD_DATA_RESP_IS_FATAL(resp))
+			break;
+		ocsd_dt_process_data(tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
+	}
 	ocsd_dt_process_data(tree, OCSD_OP_EOT, 0, 0, NULL, NULL);
 	ocsd_destroy_dcd_tree(tree);
 	free(buf);
