@@ -622,24 +622,48 @@ damage() {
 	esac
 }
 
-# lines_of NAME CPU [-v]: the samples of perf script's output on that CPU
-# (with -v: on the other CPUs), in their order
+# lines_of NAME CPUS [-v]: the samples of perf script's output on the CPUs
+# of the list CPUS (with -v: on the other CPUs), in their order
 lines_of() {
-	awk -v c="[$(printf %03d "$2")]" -v inv="${3:-}" \
-		'NF >= 3 && $2 ~ /^\[/ { if (($2 == c) != (inv != "")) print }' "$work/$1.out"
+	awk -v cpus=" $2 " -v inv="${3:-}" 'NF >= 3 && $2 ~ /^\[/ {
+		c = $2; gsub(/[\[\]]/, "", c)
+		if ((index(cpus, " " c + 0 " ") > 0) != (inv != "")) print
+	}' "$work/$1.out"
 }
 
-# check_damage NAME KIND CPU K CSGEN-ARGS...: (RUNNER, ITRACE as
+# damaged_cpus_ok NAME BAD CPUS EXPECT: the samples of the damaged CPUs
+# against the undamaged file's: fewer in all, and per CPU the first ones
+# (EXPECT prefix: the trace has no sync after the damage) or ending with the
+# same last sample (EXPECT resync: csgen -y, the decoders sync again)
+damaged_cpus_ok() {
+	local name=$1 bad=$2 expect=$4 c n
+	[ "$(lines_of "$bad" "$3" | wc -l)" -lt "$(lines_of "$name" "$3" | wc -l)" ] ||
+		{ echo "CPUs $3: $(lines_of "$bad" "$3" | wc -l) samples, not fewer than $(lines_of "$name" "$3" | wc -l)"; return 1; }
+	for c in $3; do
+		n=$(lines_of "$bad" "$c" | wc -l)
+		if [ "$expect" = prefix ] && [ "$(lines_of "$bad" "$c")" != "$(lines_of "$name" "$c" | head -n "$n")" ]; then
+			echo "CPU $c: its $n samples are not the first ones of the undamaged file's"
+			return 1
+		fi
+		if [ "$expect" = resync ] && [ "$(lines_of "$bad" "$c" | tail -1)" != "$(lines_of "$name" "$c" | tail -1)" ]; then
+			echo "CPU $c: its trace after the damage did not decode (last sample '$(lines_of "$bad" "$c" | tail -1)')"
+			return 1
+		fi
+	done
+}
+
+# check_damage NAME KIND CPU EXPECT CSGEN-ARGS...: (RUNNER, ITRACE as
 # check_decode) write NAME.data, and NAME_damaged.data with damage KIND
-# 0x50 bytes into the trace of the K-th AUX record of CPU CPU's buffer (per-CPU:
-# K is 0; per-thread: the part of CPU CPU, the thread's K-th). Both decode
-# with exit 0; the samples of the other CPUs are those of the undamaged
-# file; where OpenCSD rejects the damage, CPU CPU's samples are the first
-# ones of the undamaged file's, fewer, and one line names the queue, CPU or
-# thread and the AUX offset of the damage.
+# 0x50 bytes into the trace of CPU CPU (per-CPU: its buffer, which holds the
+# trace of the CPUs of its sink; per-thread: the thread's part on that
+# CPU). Both decode with exit 0; the samples of the CPUs whose trace is not
+# in the damaged buffer or part are those of the undamaged file. Where
+# OpenCSD rejects the damage, one line names the queue, CPU or thread and
+# the AUX offset, and the damaged CPUs' samples are as EXPECT says
+# (damaged_cpus_ok); bad packets (garbage) are not rejected: no line.
 check_damage() {
-	local name=$1 kind=$2 cpu=$3 k=$4 bad=${1}_damaged rc detail
-	local pos aux queue tid part partoff at msg
+	local name=$1 kind=$2 cpu=$3 expect=$4 bad=${1}_damaged rc detail
+	local pos aux queue tid part partoff at msg cpus
 	shift 4
 	listed "$name" && return
 	if ! gen "$name" -L "$@" || ! cp "$work/$name.gen" "$work/$bad.gen"; then
@@ -649,12 +673,13 @@ check_damage() {
 	cp "$work/$name.data" "$work/$bad.data"
 	if grep -q '^auxtrace cpu -1' "$work/$name.gen"; then
 		read -r pos aux queue tid < <(auxrec "$name" 0)
-		part=$(awk -v c="$cpu" -v k="$k" '$1 == "aux" && $3 == c && n++ == k { print $5 }' "$work/$name.gen")
+		part=$(awk -v c="$cpu" '$1 == "aux" && $3 == c { print $5; exit }' "$work/$name.gen")
 		partoff=$((part - aux))
-		msg="thread $tid"
+		msg="thread $tid" cpus=$cpu
 	else
 		read -r pos aux queue tid < <(auxrec "$name" "$cpu")
 		part=$aux partoff=0 msg="CPU $cpu"
+		cpus=$(awk -v s="$(sink "$name" "$cpu")" '$1 == "cpu" && $4 == s { printf "%s ", $2 }' "$work/$name.gen")
 	fi
 	at=$((part + 0x50))
 	msg="CS ETM: queue $queue ($msg): damaged trace at AUX offset $(printf %#x $at): decoding resumes at the next sync"
@@ -666,10 +691,12 @@ check_damage() {
 		fail "$name" "$detail"
 	elif [ $rc -ne 0 ]; then
 		fail "$name" "perf script exit $rc: $(head -1 "$work/$bad.err")"
-	elif [ -z "$(lines_of "$name" "$cpu" -v)" ] || [ -z "$(lines_of "$name" "$cpu")" ]; then
-		fail "$name" "the undamaged file decodes no sample of CPU $cpu or of the others: the layout tests nothing"
-	elif [ "$(lines_of "$name" "$cpu" -v)" != "$(lines_of "$bad" "$cpu" -v)" ]; then
-		fail "$name" "the other CPUs' samples differ from the undamaged file's: $(diff <(lines_of "$name" "$cpu" -v) <(lines_of "$bad" "$cpu" -v) | sed -n 2p)"
+	elif [ -z "$(lines_of "$name" "$cpus" -v)" ] || [ -z "$(lines_of "$name" "$cpus")" ]; then
+		fail "$name" "the undamaged file decodes no sample of CPUs $cpus or of the others: the layout tests nothing"
+	elif [ "$(lines_of "$name" "$cpus" -v)" != "$(lines_of "$bad" "$cpus" -v)" ]; then
+		fail "$name" "the other CPUs' samples differ from the undamaged file's: $(diff <(lines_of "$name" "$cpus" -v) <(lines_of "$bad" "$cpus" -v) | sed -n 2p)"
+	elif [ -n "$(awk 'NF && $2 !~ /^\[/' "$work/$bad.out")" ]; then
+		fail "$name" "not a sample, on stdout: $(awk 'NF && $2 !~ /^\[/' "$work/$bad.out" | head -1)"
 	elif [ "$kind" = garbage ]; then
 		if grep -q 'damaged trace' "$work/$bad.err"; then
 			fail "$name" "OpenCSD rejected nothing, yet: $(grep -m1 'damaged trace' "$work/$bad.err")"
@@ -678,24 +705,27 @@ check_damage() {
 		fi
 	elif [ "$(grep -cFx "$msg" "$work/$bad.err")" != 1 ] || [ "$(grep -c 'damaged trace' "$work/$bad.err")" != 1 ]; then
 		fail "$name" "no single line '$msg': $(grep -m1 'CS ETM' "$work/$bad.err")"
-	elif [ "$(lines_of "$bad" "$cpu" | wc -l)" -ge "$(lines_of "$name" "$cpu" | wc -l)" ] ||
-	     [ "$(lines_of "$bad" "$cpu")" != "$(lines_of "$name" "$cpu" | head -n "$(lines_of "$bad" "$cpu" | wc -l)")" ]; then
-		fail "$name" "CPU $cpu: $(lines_of "$bad" "$cpu" | wc -l) samples, not the first ones of the undamaged file's $(lines_of "$name" "$cpu" | wc -l)"
-	else
+	elif detail=$(damaged_cpus_ok "$name" "$bad" "$cpus" "$expect"); then
 		pass "$name"
+	else
+		fail "$name" "$detail"
 	fi
 }
 # per-CPU, one CPU a sink: timed, timeless (--itrace=Z), a pipe
-check_damage damage_fsync_per_cpu fsync 1 0 -c 4 -s 4 -a $ATOMS
-check_damage damage_half_barrier_per_cpu halfbarrier 1 0 -c 4 -s 4 -a $ATOMS
-check_damage damage_bad_packets_per_cpu garbage 1 0 -c 4 -s 4 -a $ATOMS
-ITRACE=bZ check_damage damage_fsync_per_cpu_timeless fsync 2 0 -c 4 -s 4 -a $ATOMS
-RUNNER=pipe_run check_damage damage_fsync_per_cpu_pipe fsync 1 0 -c 4 -s 4 -a $ATOMS
+check_damage damage_fsync_per_cpu fsync 1 prefix -c 4 -s 4 -a $ATOMS
+check_damage damage_half_barrier_per_cpu halfbarrier 1 prefix -c 4 -s 4 -a $ATOMS
+check_damage damage_bad_packets_per_cpu garbage 1 - -c 4 -s 4 -a $ATOMS
+ITRACE=bZ check_damage damage_fsync_per_cpu_timeless fsync 2 prefix -c 4 -s 4 -a $ATOMS
+RUNNER=pipe_run check_damage damage_fsync_per_cpu_pipe fsync 1 prefix -c 4 -s 4 -a $ATOMS
+# two CPUs a sink, a sync every 40 atoms: both CPUs of the damaged buffer
+# decode again from their next sync after the frame of the damage
+check_damage damage_fsync_shared_sink_resync fsync 0 resync -c 4 -s 2 -a $ATOMS -y 40
+ITRACE=bZ check_damage damage_fsync_shared_sink_resync_timeless fsync 2 resync -c 4 -s 2 -a $ATOMS -y 40
 # per-thread, a part on each CPU: timeless, timed (-Y), a pipe
-check_damage damage_fsync_per_thread fsync 1 0 -c 4 -s 2 -t -g 4 -a $ATOMS
-check_damage damage_half_barrier_per_thread halfbarrier 2 0 -c 4 -s 2 -t -g 4 -a $ATOMS
-check_damage damage_fsync_per_thread_timed fsync 1 0 -c 4 -s 2 -t -g 4 -a $ATOMS -Y
-RUNNER=pipe_run check_damage damage_fsync_per_thread_pipe fsync 3 0 -c 4 -s 2 -t -g 4 -a $ATOMS
+check_damage damage_fsync_per_thread fsync 1 prefix -c 4 -s 2 -t -g 4 -a $ATOMS
+check_damage damage_half_barrier_per_thread halfbarrier 2 prefix -c 4 -s 2 -t -g 4 -a $ATOMS
+check_damage damage_fsync_per_thread_timed fsync 1 prefix -c 4 -s 2 -t -g 4 -a $ATOMS -Y
+RUNNER=pipe_run check_damage damage_fsync_per_thread_pipe fsync 3 prefix -c 4 -s 2 -t -g 4 -a $ATOMS
 # perf report of the damaged per-CPU file: exit 0, the other CPUs' symbols
 name=damage_fsync_per_cpu_report
 if ! listed $name; then

@@ -27,7 +27,7 @@
 void parse_options(int argc, char **argv);
 extern int nr_cpus, nr_sinks, header_version, per_thread;
 extern int hwid_minor;		/* -1: no HW_ID records */
-extern int atoms, ts_every, sample_cpu, chunk;
+extern int atoms, ts_every, sync_every, sample_cpu, chunk;
 extern int pid_base, thread_pid, segments;
 extern const char *end_mode, *bad, *elf_path, *out_path;
 extern int barrier, legacy_meta, list_topology;

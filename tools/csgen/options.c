@@ -12,7 +12,7 @@
 
 int nr_cpus = 4, nr_sinks = 1, header_version = 2, per_thread;
 int hwid_minor = 1;		/* -1: no HW_ID records */
-int atoms = 200, ts_every = 16, sample_cpu = 1, chunk = 24;
+int atoms = 200, ts_every = 16, sync_every, sample_cpu = 1, chunk = 24;
 int pid_base = 1000, thread_pid = 4242, segments;
 const char *end_mode = "frame", *bad = "", *elf_path, *out_path;
 int barrier, legacy_meta, list_topology;
@@ -72,6 +72,9 @@ static void usage(void)
 		"              record of its own tid, and exit; the thread runs none\n"
 		"  -a A        E atoms per CPU (per-CPU) or per segment (default 200)\n"
 		"  -T K        timestamp every K atoms (default 16, 0: none)\n"
+		"  -y K        sync again (A-sync, trace info, timestamp, address)\n"
+		"              every K atoms, as ETMs do every so many bytes (default 0:\n"
+		"              only where the trace of a part starts)\n"
 		"  -n          records carry no CPU (no PERF_SAMPLE_CPU)\n"
 		"  -Y          per-thread: the event has the timestamp option (timed decoding)\n"
 		"  -w          per-CPU: the events of a workload (perf record -- cmd): the\n"
@@ -158,7 +161,7 @@ void parse_options(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:nE:bk:B:p:MLFXUZ:P:RI:W:zYwK:S:A:N:C:D:O:j:Q:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:y:nE:bk:B:p:MLFXUZ:P:RI:W:zYwK:S:A:N:C:D:O:j:Q:")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -179,6 +182,7 @@ void parse_options(int argc, char **argv)
 		case 'g': segments = atoi(optarg); break;
 		case 'a': atoms = atoi(optarg); break;
 		case 'T': ts_every = atoi(optarg); break;
+		case 'y': sync_every = atoi(optarg); break;
 		case 'n': sample_cpu = 0; break;
 		case 'E': end_mode = optarg; break;
 		case 'b': barrier = 1; break;

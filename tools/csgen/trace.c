@@ -20,20 +20,28 @@ static void put_pkt(struct buf *b, const u8 *end)
 
 static u64 ts_base = 0x1234500000000ULL;
 
+/* Where a decoder can start: sync, trace info, timestamp, address and context */
+static void etm_sync(struct buf *b, int cpu, u64 ts)
+{
+	put_pkt(b, cs_etm4_async(pkt));
+	put_pkt(b, cs_etm4_trace_info(pkt));
+	put_pkt(b, cs_etm4_timestamp(pkt, ts));
+	put_pkt(b, cs_etm4_addr_ctxt(pkt, func_addr[cpu], 0, cpu_pid(cpu)));
+}
+
 /*
- * One self-contained piece of the trace of a CPU: sync, timestamp, address
- * and context (EL0), then E atoms of the loop of func_cpu<cpu>.
+ * One self-contained piece of the trace of a CPU: a sync (EL0), then E atoms
+ * of the loop of func_cpu<cpu>, with a sync every sync_every atoms (-y).
  */
 static void etm_part(struct buf *b, int cpu, int part, int nr_atoms)
 {
 	u64 ts = ts_base + (u64)part * 0x10000000ULL + (u64)cpu * 0x1000;
 	int i;
 
-	put_pkt(b, cs_etm4_async(pkt));
-	put_pkt(b, cs_etm4_trace_info(pkt));
-	put_pkt(b, cs_etm4_timestamp(pkt, ts));
-	put_pkt(b, cs_etm4_addr_ctxt(pkt, func_addr[cpu], 0, cpu_pid(cpu)));
+	etm_sync(b, cpu, ts);
 	for (i = 0; i < nr_atoms; i++) {
+		if (sync_every && i && i % sync_every == 0)
+			etm_sync(b, cpu, ts);
 		/* E atom: the loop branch is taken */
 		put_pkt(b, cs_etm4_atom(pkt, 1));
 		if (ts_every && (i + 1) % ts_every == 0) {
