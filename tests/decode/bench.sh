@@ -155,6 +155,7 @@ for f in big bigz; do
 		{ cat "$work/farm.$f" >&2; exit 1; }
 	echo "large per-CPU file ($f.data$([ $f = bigz ] && echo ', -z')): 47 CPUs, 1 sink, header v1," \
 		"$(trace_mib "$data") MiB of trace in $(size "$data"); farm-bench, median of $big_runs pairs"
+	printf '  %-24s %11s %11s %11s\n' "" min median max
 	awk '/^A (wall s|peak MiB)/ || /^B (wall s|peak MiB)/ { sub(/^A /, "  patched "); sub(/^B /, "  stock   "); print }' "$work/farm.$f"
 	awk '/^A\/B wall/ { w = $4 } /^A peak MiB/ { a = $5 } /^B peak MiB/ { b = $5 } END {
 		printf "  ratio patched/stock: wall time %.3fx (target <= 1.05x), peak RSS %.3fx (target <= 1.5x)\n", w, a / b }' "$work/farm.$f"
