@@ -4,7 +4,7 @@
 
 S := scripts
 
-.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 board64raw board-debug bisect fuzz bench mutants board-mutants perf-patches rewritten clean
+.PHONY: all setup test ci apply export lint kunit kunit-debug perf decode board board64 board128 board64raw board-debug bisect fuzz bench mutants board-mutants perf-patches perf-612 rewritten clean
 
 all: setup
 
@@ -70,6 +70,9 @@ board-mutants:		## the mutants of the perf glue's order, each caught by a board1
 
 perf-patches:		## each perf patch: build perf, decode tests; what passed once passes at every later patch
 	@bash $(S)/perf-patches.sh
+
+perf-612:		## upstream 6.12's perf from Debian's linux-source-6.12, a black box to compare with
+	@bash $(S)/perf-612.sh
 
 rewritten:		## lines of the series written by one patch and rewritten by a later one
 	@python3 $(S)/rewritten.py build/linux base series
