@@ -59,6 +59,8 @@ layouts=(
 	"-c 4 -s 2 -a 20 -t -j 4 -O cut"
 	"-c 4 -s 4 -a 20 -j 4 -O overlap"
 	"-c 4 -s 2 -a 20 -t -j 4 -O overlap"
+	"-c 4 -s 2 -a 20 -y 5"
+	"-c 4 -s 1 -a 20 -y 5 -B barrier8"
 )
 # Real hardware trace (tests/decode/real.sh): the packets, address
 # compression and formatter padding of silicon. csgen -S writes the ELF of
