@@ -15,7 +15,7 @@
 # of RUNS runs (default 5). Then the item users feel on every file: a
 # per-CPU static-ID file of at least 100 MiB of trace, plain and -z, timed by
 # farm-bench with the stock perf as its baseline (pairs in turn, median of
-# BIG_RUNS pairs, default 3; a run takes one to two minutes).
+# BIG_RUNS pairs, default 3, 0 for none; a run takes one to two minutes).
 
 set -u
 
@@ -121,10 +121,31 @@ echo "pipe, per-thread inherit session of 1,000 child threads, $(size "$work/inh
 awk -v a="$(median 1 pipe_patched)" -v b="$(median 1 pipe_stock)" 'BEGIN {
 	printf "  wall time (inject | script): patched %.3f s, stock %.3f s, ratio %.3fx\n", a, b, a / b }'
 
+# Pipe memory: a stream of 10,000 AUX records over one buffer (a per-thread
+# session of 10,000 parts of 1 atom, 1.1 MB of trace) against one AUX
+# record over a buffer of 1.6 MB (1,000,000 atoms): peak RSS of perf
+# inject | perf script (the larger of the two), median of RUNS
+"$work/csgen" -o "$work/aux10000.data" -e "$work/prog" -c 4 -s 1 -t -g 10000 -a 1 || exit 1
+"$work/csgen" -o "$work/aux1.data" -e "$work/prog" -c 4 -s 1 -t -g 1 -a 1000000 || exit 1
+pipe_rss() {
+	/usr/bin/time -o "$work/bench.time" -f %M sh -c "'$patched' inject -i '$work/$1.data' -o - 2>/dev/null |
+		'$patched' script -i - --itrace=b -F cpu,pid,ip,sym >/dev/null 2>&1"
+	cat "$work/bench.time" >>"$work/bench.rss_$1"
+}
+rm -f "$work"/bench.rss_aux1 "$work"/bench.rss_aux10000
+for ((i = 0; i < runs; i++)); do
+	pipe_rss aux1
+	pipe_rss aux10000
+done
+echo "pipe, 10,000 AUX records over one buffer ($(size "$work/aux10000.data")) against one record over one buffer ($(size "$work/aux1.data")); median of $runs runs"
+awk -v a="$(median 1 rss_aux10000)" -v b="$(median 1 rss_aux1)" 'BEGIN {
+	printf "  peak RSS: 10,000 records %d kB, one record %d kB, ratio %.3fx (target <= 2x)\n", a, b, a / b }'
+
 # Large files: 47 CPUs x 1.4M atoms is 104 MiB of trace; the same session
 # written as perf record -z writes it. farm-bench runs patched and stock in
 # turn and prints the ratios pair by pair; the median is quoted.
 big_runs=${BIG_RUNS:-3}
+[ "$big_runs" -gt 0 ] || exit 0
 "$work/csgen" -o "$work/big.data" -e "$work/prog" -c 47 -s 1 -H none -V 1 -a 1400000 || exit 1
 "$work/csgen" -o "$work/bigz.data" -e "$work/prog" -c 47 -s 1 -H none -V 1 -a 1400000 -z || exit 1
 # trace_mib FILE: MiB in the file's PERF_RECORD_AUXTRACE records (kept out of
