@@ -1122,6 +1122,134 @@ for layout in plain cut overlap; do
 	check_snapshot_dump "snapshot${sfx:+_$sfx}_per_thread"
 done
 
+# ---- bounds checks at their edges ----
+# Each bound the series' perf puts on a value from the file, tested at its
+# edge in both directions: the largest value it accepts decodes (where
+# nothing can decode with it, such as a CPU count larger than the metadata
+# holds, it passes the bound and gets the message of the next check), and
+# the smallest it refuses gets its message (for a lower bound: the smallest
+# accepted, the largest refused). The table in tests/decode/README.md names
+# the tests of each bound, here or above, and its two mutants. Values come
+# from csgen's parameters and listing: its AUXTRACE_INFO record is 16 bytes
+# and 3 header words, then per CPU an ETMv4 block of 3 words and 7
+# parameters; a HW_ID record with its sample ID is 8 + 8 + 32 = 48 bytes,
+# an AUX record 8 + 24 + 32 = 64 (32 without the sample ID).
+EA=20
+# lastaux NAME off|size: offset or claimed size of the last AUXTRACE record
+# of csgen's listing
+lastaux() { awk -v f="$2" '$1 == "auxtrace" { o = $5; s = $7 } END { print f == "off" ? o : s }' "$work/$1.gen"; }
+# dataoff NAME: the offset of the data section (file header bytes 40-47),
+# where csgen writes the AUXTRACE_INFO record
+dataoff() { od -An -t u8 -j 40 -N 8 "$work/$1.data" | awk '{ printf "%#x", $1 }'; }
+# edge_layout NAME DETAIL EXPR: a check that the file of NAME has the layout
+# its edge needs, so that its test tests the edge: the arithmetic EXPR
+# (expanded after csgen ran, as check_error's message) is not 0
+edge_layout() {
+	local name=$1 expr
+	listed "${name}_layout" && return
+	eval "expr=\"$3\""
+	if [ -s "$work/$name.gen" ] && (($expr)); then
+		pass "${name}_layout"
+	else
+		fail "${name}_layout" "$2"
+	fi
+}
+
+# AUXTRACE_INFO: a record of the header's 3 words passes (the CPU count is
+# checked next), one byte less is refused
+check_error info_header_3_words 'CS ETM: AUXTRACE_INFO: 4 CPUs do not fit in a record of $((16 + 8 * 3)) bytes' -c 4 -s 1 -a $EA -B hdronly
+check_error info_header_1_byte_short 'CS ETM: AUXTRACE_INFO: record of $((16 + 8 * 3 - 1)) bytes is too short for its header' -c 4 -s 1 -a $EA -B hdrshort
+# header version: 2 decodes, 3 is refused, with the session's message on
+# the AUXTRACE_INFO record (at the data's start, 16 + 8 * (3 + 4 * 10) bytes)
+check_decode header_version_2 cpu 4 all:$EA -c 4 -s 1 -a $EA -V 2
+check_error header_version_3 '$(dataoff header_version_3) [$(printf %#x $((16 + 8 * (3 + 4 * 10))))]: failed to process type: 70 [Invalid argument]' -c 4 -s 1 -a $EA -B hdrv3
+# ... and perf report -D dumps version 2's metadata, and names version 3
+for v in 2 3; do
+	name=dump_header_version_$v
+	listed $name && continue
+	timeout -s KILL "$TIMEOUT" "$perf" report -D -i "$work/header_version_$v.data" \
+		>"$work/$name.out" 2>"$work/$name.err"
+	rc=$?
+	unknown=$(printf '\tUnknown Header Version = 3, Version supported <= 2')
+	if detail=$(crash $rc "$work/$name.err"); then
+		fail $name "$detail"
+	elif [ $v = 2 ] && { [ "$(grep -c 'Header version' "$work/$name.out")" != 1 ] ||
+			     grep -q 'Unknown Header Version' "$work/$name.out"; }; then
+		fail $name "exit $rc, not one 'Header version' line: $(grep -m1 'Header' "$work/$name.out")"
+	elif [ $v = 3 ] && ! grep -Fxq "$unknown" "$work/$name.out"; then
+		fail $name "exit $rc, no line '$unknown': $(grep -m1 'Header' "$work/$name.out")"
+	else
+		pass $name
+	fi
+done
+# CPU count: 1 decodes, 0 is refused (bad_num_cpu_zero); as many CPUs as
+# 3-word blocks fit in the metadata of 4 CPUs (4 * 10 words) pass (the first
+# block past the record is refused next), one more is refused
+check_decode num_cpu_1 cpu 1 all:$EA -c 1 -s 1 -a $EA
+check_error num_cpu_blocks_fit 'CS ETM: AUXTRACE_INFO: metadata of CPU 4 of $((4 * 10 / 3)) is beyond the end of the record' -c 4 -s 1 -a $EA -B numcpufit
+check_error num_cpu_blocks_fit_plus_1 'CS ETM: AUXTRACE_INFO: $((4 * 10 / 3 + 1)) CPUs do not fit in a record of $((16 + 8 * (3 + 4 * 10))) bytes' -c 4 -s 1 -a $EA -B numcpufit1
+# A metadata block's 3 words end the record (no parameters; its CPU got no
+# trace ID): decodes; a block of 2 words is refused
+check_decode meta_block_3_words_end_record cpu 4 "$EA $EA $EA 0" -c 4 -s 1 -a $EA -Z 3 -B meta3
+check_error meta_block_2_words 'CS ETM: AUXTRACE_INFO: metadata of CPU 3 of 4 is beyond the end of the record' -c 4 -s 1 -a $EA -B metashort
+# The last block's 7 parameters end the record (as in every file): decodes;
+# claiming 8 is refused
+check_decode meta_params_end_record cpu 4 all:$EA -c 4 -s 1 -a $EA
+check_error meta_params_1_past_record 'CS ETM: AUXTRACE_INFO: metadata of CPU 3 of 4: $((7 + 1)) parameters do not fit in the record' -c 4 -s 1 -a $EA -B nrparams1
+# A HW_ID record of 48 bytes decodes (every test); 47 and 49 are refused
+N=hwid_size_47
+check_error $N 'CS ETM: truncated HW_ID record $(hwval $N 1) (trace ID $(tid $N 1)) at file offset $(hwoff $N 1): size $((48 - 1)), expected 48' -c 4 -s 1 -a $EA -B trunc1
+N=hwid_size_49
+check_error $N 'CS ETM: oversized HW_ID record $(hwval $N 1) (trace ID $(tid $N 1)) at file offset $(hwoff $N 1): size $((48 + 1)), expected 48' -c 4 -s 1 -a $EA -B over1
+# HW_ID minor version 0 leaves bits 55:8 zero: bit 7 (of the trace ID) passes
+# and makes the ID invalid, bit 8 is refused
+N=hwid_v0_0_bit_7
+check_error $N 'CS ETM: CPU 1: invalid trace ID $(printf %#x $(($(tid $N 1) | 0x80))) (HW_ID record $(hwval $N 1))' -c 4 -s 2 -a $EA -H 0.0 -B hwidbit7
+N=hwid_v0_0_bit_8
+check_error $N 'CS ETM: CPU 1: HW_ID record $(hwval $N 1) (trace ID $(tid $N 1)) has bits 55:8 set, minor version 0 leaves them zero' -c 4 -s 2 -a $EA -H 0.0 -B hwidres0
+# Bits 55:40 are checked up to minor version 1: a record of minor version 2
+# (the first after perf's; -B minor2 writes 3) with bit 40 set decodes (a
+# record of minor 1 with it is refused: bad_hwid_reserved_bits)
+check_decode hwid_minor_2_bit_40 cpu 4 all:$EA -c 4 -s 2 -a $EA -B minor2only -L
+edge_layout hwid_minor_2_bit_40 "csgen's HW_ID record of CPU 0 is not of minor version 2 with bit 40" \
+	'($(hwval hwid_minor_2_bit_40 0) >> 56 & 0xf) == 2 && ($(hwval hwid_minor_2_bit_40 0) >> 40 & 1)'
+# Minor version 1 leaves bits 55:40 zero: the sink ID's bit 31 (bit 39 of
+# the record) decodes: csgen's sink 0 has it, as its listing shows (bit 40
+# is refused: bad_hwid_reserved_bits)
+check_decode hwid_sink_id_bit_31 cpu 4 all:$EA -c 4 -s 2 -a $EA -L
+edge_layout hwid_sink_id_bit_31 "csgen's sink 0 has no bit 31" '$(sink hwid_sink_id_bit_31 0) & 0x80000000'
+# Trace IDs 0x01-0x6f: 111 CPUs of one sink use 0x01 and 0x6f, and decode;
+# 0x00 and 0x70 are refused (bad_id_zero, bad_id_out_of_range)
+check_decode trace_ids_0x01_to_0x6f cpu 111 all:4 -c 111 -s 1 -a 4 -L
+edge_layout trace_ids_0x01_to_0x6f "no CPU of ID 0x01 and of ID 0x6f in csgen's listing" \
+	'$(awk '"'"'$1 == "cpu" && ($6 == "0x1" || $6 == "0x6f")'"'"' "$work/trace_ids_0x01_to_0x6f.gen" | wc -l) == 2'
+# An AUX record of 64 bytes decodes (every test); 63 is refused
+check_error aux_size_63 'CS ETM: AUX record of size $((64 - 1)) is too short for its sample ID' -c 4 -s 1 -a $EA -B auxsize63
+# A pipe's AUX records: one of 32 bytes, without its sample ID, decodes;
+# one of 31 is refused
+RUNNER=pipe_run check_decode pipe_aux_size_32 cpu 4 all:$EA -c 4 -s 4 -a $EA -B shortaux
+RUNNER=pipe_run check_error pipe_aux_size_31 'CS ETM: AUX record of size $((32 - 1)) is too short' -c 4 -s 4 -a $EA -B auxsize31
+# The last AUXTRACE record's trace ends the data: decodes; one byte more is
+# refused, by the AUX record's look-up of it (the index), or without index
+# by the walk of the records
+check_decode auxtrace_ends_data cpu 4 all:$EA -c 4 -s 2 -a $EA -B auxend -L
+edge_layout auxtrace_ends_data "the last AUXTRACE record's trace does not end the data" \
+	'$(lastaux auxtrace_ends_data off) + 48 + $(lastaux auxtrace_ends_data size) == $(dataend auxtrace_ends_data)'
+for N in auxtrace_1_byte_past_data auxtrace_1_byte_past_data_no_index; do
+	case $N in
+	*_no_index) msg='The AUXTRACE' idx=-x ;;
+	*) msg='CS ETM: AUXTRACE' idx= ;;
+	esac
+	check_error $N "$msg"' record at file offset $(lastaux $N off) claims $(lastaux $N size) bytes of trace, beyond the end of the data' -c 4 -s 2 -a $EA -B auxend1 $idx
+	edge_layout $N "the last AUXTRACE record's trace does not end 1 byte past the data" \
+		'$(lastaux $N off) + 48 + $(lastaux $N size) == $(dataend $N) + 1'
+	[ -n "$idx" ] && check_decode auxtrace_ends_data_no_index cpu 4 all:$EA -c 4 -s 2 -a $EA -B auxend -x
+done
+# The walk: an AUXTRACE record of 48 bytes decodes (auxtrace_ends_data_no_index);
+# 47 is refused, with the message of a record whose trace is past the end
+N=auxtrace_header_47
+check_error $N 'The AUXTRACE record at file offset $(lastaux $N off) claims $(lastaux $N size) bytes of trace, beyond the end of the data' -c 4 -s 2 -a $EA -B auxhdr47 -x
+
 # ---- sanitizers: malformed and multi-sink inputs under ASan+UBSan ----
 if [ -n "${ASAN_PERF:-}" ]; then
 	for name in bad_major_version bad_id_out_of_range bad_id_zero bad_duplicate_id \

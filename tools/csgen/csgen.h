@@ -44,6 +44,7 @@ extern int workload;		/* -w: per-CPU events of a workload, not system-wide */
 extern const char *cpu1_file;	/* -K: CPU 1's buffer holds the bytes of this file */
 extern const char *overwrite;	/* -O: snapshot mode (perf record -S), this layout */
 extern int nr_snaps;		/* -j: snapshots of -O */
+extern int no_index;		/* -x: no AUXTRACE index */
 #define OW_MAX_SNAPS		16
 
 extern const char *snap_dir;	/* -S: trace from an OpenCSD snapshot */

@@ -49,6 +49,7 @@ int workload;		/* -w: per-CPU events of a workload, not system-wide */
 const char *cpu1_file;	/* -K: CPU 1's buffer holds the bytes of this file */
 const char *overwrite;	/* -O: snapshot mode (perf record -S), this layout */
 int nr_snaps = 3;	/* -j: snapshots of -O */
+int no_index;		/* -x: no AUXTRACE index */
 
 static void usage(void)
 {
@@ -106,6 +107,30 @@ static void usage(void)
 		"              hwcpu2047 hwcpu2048 (CPU 1's HW_ID record names that\n"
 		"              CPU), cpurange2047 (CPU 1's metadata names CPU 2047;\n"
 		"              cpurange: 2048)\n"
+		"              bounds at their edges: nrparams1 (the last CPU's\n"
+		"              metadata claims one parameter more than its block\n"
+		"              holds), meta3 (the last CPU's block has no\n"
+		"              parameters: 3 words; use with -Z N-1), metashort (the\n"
+		"              last CPU's block ends after its CPU: 2 words),\n"
+		"              numcpufit numcpufit1 (the header claims as many CPUs\n"
+		"              as blocks of 3 words fit in the metadata, or one more),\n"
+		"              hdronly hdrshort (no metadata: the record ends after\n"
+		"              the header's 3 words, or 1 byte before), hdrv3 (header\n"
+		"              version 3, version 2's layout), trunc1 over1 (CPU 1's\n"
+		"              HW_ID record's size 1 byte short or long), auxsize63\n"
+		"              (CPU 0's AUX record's size 1 byte short of its sample\n"
+		"              ID), auxend auxend1 (per-CPU: no FINISHED_ROUND: the\n"
+		"              last CPU's AUXTRACE record ends the data; auxend1: it\n"
+		"              claims 1 byte more than is left), auxhdr47 (per-CPU:\n"
+		"              the last CPU's AUXTRACE record's size 47, 1 byte short\n"
+		"              of its header), minor2only (every HW_ID record of minor\n"
+		"              version 2, bit 40 set; minor2 writes version 3),\n"
+		"              auxsize31 (before CPU 0's AUX record an empty one of\n"
+		"              31 bytes, 1 short of one without sample ID; the records\n"
+		"              after it at odd offsets: for a pipe, perf inject -o -),\n"
+		"              hwidres0 hwidbit7 (with -H 0.0: CPU 1's\n"
+		"              HW_ID record with bit 8 set, the lowest that minor\n"
+		"              version 0 leaves zero, or bit 7, of the trace ID)\n"
 		"  -p PID      first pid (default 1000, CPU c runs pid PID+c)\n"
 		"  -M          header v1: stock static IDs 0x10+2*cpu in the metadata\n"
 		"              instead of the real ones (as stock perf record writes);\n"
@@ -121,6 +146,8 @@ static void usage(void)
 		"              own buffer in the file (after buffers that hold its trace)\n"
 		"              but keeps its early timestamp\n"
 		"  -I IDX      per-thread: buffer index of the AUXTRACE record (default 0)\n"
+		"  -x          no AUXTRACE index (feature section): perf queues the\n"
+		"              buffers as it meets them\n"
 		"  -z          as perf record -z: the records other than AUXTRACE,\n"
 		"              AUXTRACE_INFO and FINISHED_ROUND in PERF_RECORD_COMPRESSED\n"
 		"              records (zstd, sizes not padded), a COMPRESSED feature;\n"
@@ -161,7 +188,7 @@ void parse_options(int argc, char **argv)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:y:nE:bk:B:p:MLFXUZ:P:RI:W:zYwK:S:A:N:C:D:O:j:Q:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:e:c:s:H:V:tg:a:T:y:nE:bk:B:p:MLFXUZ:P:RI:W:zYwK:S:A:N:C:D:O:j:Q:x")) != -1) {
 		switch (opt) {
 		case 'o': out_path = optarg; break;
 		case 'e': elf_path = optarg; break;
@@ -211,6 +238,7 @@ void parse_options(int argc, char **argv)
 		case 'O': overwrite = optarg; break;
 		case 'j': nr_snaps = atoi(optarg); break;
 		case 'Q': nr_children = atoi(optarg); break;
+		case 'x': no_index = 1; break;
 		default: usage();
 		}
 	}

@@ -223,6 +223,12 @@ void put_hw_id(int pid, int cpu)
 		put_hw_id_raw(pid, atoi(bad + 5), hw_id_value(id, sink, hwid_minor, 0), 0);
 		return;
 	}
+	if (cpu == 1 && (!strcmp(bad, "hwidres0") || !strcmp(bad, "hwidbit7"))) {
+		/* minor version 0: bit 8, the lowest it leaves zero, or bit 7 of the ID */
+		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, hwid_minor, 0) |
+					1ULL << (bad[4] == 'r' ? 8 : 7), 0);
+		return;
+	}
 	if (cpu == 1 && !strcmp(bad, "hwidres")) {
 		/* bit 40: zero in minor versions 0 and 1 */
 		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, hwid_minor, 0) | 1ULL << 40, 0);
@@ -233,11 +239,19 @@ void put_hw_id(int pid, int cpu)
 		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, 1, 0) | 2ULL << 56 | 1ULL << 40, 0);
 		return;
 	}
+	if (!strcmp(bad, "minor2only")) {
+		/* minor version 2 exactly, the first after perf's, with bit 40 */
+		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, 2, 0) | 1ULL << 40, 0);
+		return;
+	}
 	if (cpu == 1 && !strcmp(bad, "mixminor")) {
 		put_hw_id_raw(pid, cpu, hw_id_value(id, sink, !hwid_minor, 0), 0);
 		return;
 	}
 	put_hw_id_raw(pid, cpu, hw_id_value(id, sink, hwid_minor, major), adjust);
+	if (cpu == 1 && (!strcmp(bad, "trunc1") || !strcmp(bad, "over1")))
+		/* a size one byte off the record's: its header.size only */
+		*(uint16_t *)(data.p + data.len - 48 + 6) = bad[0] == 't' ? 47 : 49;
 	if (cpu == 1 && !strcmp(bad, "chid"))
 		put_hw_id_raw(pid, cpu, hw_id_value(id + 1, sink, hwid_minor, 0), 0);
 	if (cpu == 1 && !strcmp(bad, "chsink"))
@@ -268,6 +282,20 @@ void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 	if (list_topology)
 		printf("aux cpu %d offset %#llx size %#llx\n", cpu,
 		       (unsigned long long)off, (unsigned long long)size);
+	if (cpu == 0 && !strcmp(bad, "auxsize31")) {
+		/*
+		 * -B auxsize31: before CPU 0's AUX record, an empty one (size 0,
+		 * as of a truncated AUX area) of 31 bytes, 1 byte short of the
+		 * record without sample ID; perf reads the event ID at its end
+		 * from the size, 0: the first event. The records after it are
+		 * at odd offsets: only for a pipe (perf inject -o -)
+		 */
+		rec_begin(&r, &data, PERF_RECORD_AUX, 0);
+		buf_u64(&data, off);
+		buf_u64(&data, 0);
+		buf_put(&data, "\0\0\0\0\0\0\0", 7);
+		*(uint16_t *)(data.p + r.start + 6) = 31;
+	}
 	rec_begin(&r, &data, PERF_RECORD_AUX, 0);
 	buf_u64(&data, off);
 	buf_u64(&data, size);
@@ -280,6 +308,13 @@ void put_aux(int pid, int cpu, u64 off, u64 size, int raw)
 	if (cpu != 1 || strcmp(bad, "shortaux"))
 		put_sample_id(&data, pid, pid, cpu);
 	rec_end(&r);
+	/*
+	 * -B auxsize63: CPU 0's AUX record one byte short of its sample ID
+	 * (perf reads a record's event ID from its end: CPU 0's word is 0,
+	 * the ID of synthesized records, which perf gives the first event)
+	 */
+	if (cpu == 0 && !strcmp(bad, "auxsize63"))
+		*(uint16_t *)(data.p + r.start + 6) = 63;
 }
 
 void put_auxtrace(struct buf *trace, u64 aux_off, u32 idx, int tid, int cpu, u64 ref)
@@ -309,6 +344,12 @@ void put_auxtrace(struct buf *trace, u64 aux_off, u32 idx, int tid, int cpu, u64
 	if (!strcmp(bad, "auxbig"))
 		/* claims more trace than the file holds */
 		memcpy(data.p + data.len - 40, &(u64){ trace->len + (1ULL << 40) }, 8);
+	if (!strcmp(bad, "auxend1") && cpu == nr_cpus - 1)
+		/* the last record of the data: its trace one byte past the end */
+		memcpy(data.p + data.len - 40, &(u64){ trace->len + 1 }, 8);
+	if (!strcmp(bad, "auxhdr47") && cpu == nr_cpus - 1)
+		/* a header one byte short of an AUXTRACE record's */
+		*(uint16_t *)(data.p + data.len - 48 + 6) = 47;
 	if (list_topology)
 		printf("auxtrace cpu %d offset %#llx size %#llx\n", cpu,
 		       (unsigned long long)index_off[nr_index - 1],
@@ -351,19 +392,32 @@ void put_auxtrace_info(void)
 	rec_begin(&r, &data, REC_AUXTRACE_INFO, 0);
 	buf_u32(&data, AUXTRACE_CS_ETM);
 	buf_u32(&data, 0);
-	buf_u64(&data, header_version);
+	/* -B hdrv3: a header version above the reader's, in version 2's layout */
+	buf_u64(&data, !strcmp(bad, "hdrv3") ? 3 : header_version);
 	if (!strcmp(bad, "numcpu0"))
 		buf_u64(&data, (u64)PMU_TYPE << 32);
 	else if (!strcmp(bad, "numcpubig"))
 		buf_u64(&data, ((u64)PMU_TYPE << 32) | (nr_cpus + 1));
 	else if (!strcmp(bad, "numcpuhuge"))
 		buf_u64(&data, ((u64)PMU_TYPE << 32) | 0x100000);
+	else if (!strncmp(bad, "numcpufit", 9))
+		/* as many CPUs as blocks of 3 words fit in the metadata (+1) */
+		buf_u64(&data, ((u64)PMU_TYPE << 32) |
+			       (meta_cpus * (3 + ETMV4_NR_PARAMS) / 3 + !strcmp(bad, "numcpufit1")));
 	else
 		buf_u64(&data, ((u64)PMU_TYPE << 32) | meta_cpus);
 	buf_u64(&data, !!overwrite);	/* snapshot mode */
+	if (!strcmp(bad, "hdronly") || !strcmp(bad, "hdrshort")) {
+		/* the header's 3 words and no metadata; hdrshort: 1 byte less */
+		rec_end(&r);
+		if (!strcmp(bad, "hdrshort"))
+			*(uint16_t *)(data.p + r.start + 6) -= 1;
+		return;
+	}
 	for (c = 0; c < meta_cpus && snap_dir; c++)
 		put_snap_meta(c);
 	for (c = 0; c < meta_cpus && !snap_dir; c++) {
+		int last = c == meta_cpus - 1;
 		u64 id;
 
 		if (header_version >= 2 && flagged_meta)
@@ -380,7 +434,17 @@ void put_auxtrace_info(void)
 		buf_u64(&data, c == 1 && !strcmp(bad, "magic") ? 0x6060606060606060ULL : ETMV4_MAGIC);
 		buf_u64(&data, c != 1 || strncmp(bad, "cpurange", 8) ? c :
 			       !strcmp(bad, "cpurange2047") ? 2047 : 2048);
-		buf_u64(&data, c == 1 && !strcmp(bad, "nrparams") ? 0x1000 : ETMV4_NR_PARAMS);
+		/* -B metashort: the last CPU's block ends after its CPU */
+		if (last && !strcmp(bad, "metashort"))
+			break;
+		/* -B meta3: the last CPU's block has no parameters */
+		if (last && !strcmp(bad, "meta3")) {
+			buf_u64(&data, 0);
+			break;
+		}
+		buf_u64(&data, c == 1 && !strcmp(bad, "nrparams") ? 0x1000 :
+			       last && !strcmp(bad, "nrparams1") ? ETMV4_NR_PARAMS + 1 :
+			       ETMV4_NR_PARAMS);
 		buf_u64(&data, trcconfigr());
 		buf_u64(&data, id);
 		buf_u64(&data, 0x28000ea1);	/* TRCIDR0 */
@@ -554,15 +618,18 @@ static int put_features(struct feature *feat)
 	buf_u32(&feat[n].data, nr_cpus);
 	buf_u32(&feat[n].data, nr_cpus);
 	n++;
-	feat[n].bit = FEAT_AUXTRACE;
-	buf_u64(&feat[n].data, nr_index);
-	for (i = 0; i < nr_index; i++) {
-		/* -B idxoff: the second entry points far beyond the file */
-		buf_u64(&feat[n].data, i == 1 && !strcmp(bad, "idxoff") ?
-			IDXOFF_BAD : index_off[i]);
-		buf_u64(&feat[n].data, 48);	/* size of the AUXTRACE record header */
+	/* -x: no AUXTRACE index: perf queues the buffers as they come */
+	if (!no_index) {
+		feat[n].bit = FEAT_AUXTRACE;
+		buf_u64(&feat[n].data, nr_index);
+		for (i = 0; i < nr_index; i++) {
+			/* -B idxoff: the second entry points far beyond the file */
+			buf_u64(&feat[n].data, i == 1 && !strcmp(bad, "idxoff") ?
+				IDXOFF_BAD : index_off[i]);
+			buf_u64(&feat[n].data, 48);	/* size of the AUXTRACE record header */
+		}
+		n++;
 	}
-	n++;
 	if (compress) {
 		/* what header.c's process_compressed() reads */
 		u64 mmap_len = COMP_MMAP_LEN;

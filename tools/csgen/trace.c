@@ -262,7 +262,9 @@ void gen_per_cpu(void)
 		free(s[2].data.p);
 		free(trace.p);
 	}
-	put_finished_round();
+	/* -B auxend, auxend1: the last CPU's AUXTRACE record ends the data */
+	if (strncmp(bad, "auxend", 6))
+		put_finished_round();
 }
 
 /*
