@@ -641,6 +641,10 @@ damaged_cpus_ok() {
 		{ echo "CPUs $3: $(lines_of "$bad" "$3" | wc -l) samples, not fewer than $(lines_of "$name" "$3" | wc -l)"; return 1; }
 	for c in $3; do
 		n=$(lines_of "$bad" "$c" | wc -l)
+		if [ "$expect" = prefix ] && [ "$n" -eq 0 ]; then
+			echo "CPU $c: no sample, not even of the trace before the damage"
+			return 1
+		fi
 		if [ "$expect" = prefix ] && [ "$(lines_of "$bad" "$c")" != "$(lines_of "$name" "$c" | head -n "$n")" ]; then
 			echo "CPU $c: its $n samples are not the first ones of the undamaged file's"
 			return 1
@@ -653,8 +657,9 @@ damaged_cpus_ok() {
 }
 
 # check_damage NAME KIND CPU EXPECT CSGEN-ARGS...: (RUNNER, ITRACE as
-# check_decode) write NAME.data, and NAME_damaged.data with damage KIND
-# 0x50 bytes into the trace of CPU CPU (per-CPU: its buffer, which holds the
+# check_decode; 4 CPUs of ATOMS branches) write NAME.data, which must decode
+# to csgen's counts, and NAME_damaged.data with damage KIND 0x50 bytes into
+# (DAMAGE_AT=last: in the last frame of) the trace of CPU CPU (per-CPU: its buffer, which holds the
 # trace of the CPUs of its sink; per-thread: the thread's part on that
 # CPU). Both decode with exit 0; the samples of the CPUs whose trace is not
 # in the damaged buffer or part are those of the undamaged file. Where
@@ -663,7 +668,7 @@ damaged_cpus_ok() {
 # (damaged_cpus_ok); bad packets (garbage) are not rejected: no line.
 check_damage() {
 	local name=$1 kind=$2 cpu=$3 expect=$4 bad=${1}_damaged rc detail
-	local pos aux queue tid part partoff at msg cpus
+	local pos aux queue tid part partoff at msg cpus size mode
 	shift 4
 	listed "$name" && return
 	if ! gen "$name" -L "$@" || ! cp "$work/$name.gen" "$work/$bad.gen"; then
@@ -673,18 +678,31 @@ check_damage() {
 	cp "$work/$name.data" "$work/$bad.data"
 	if grep -q '^auxtrace cpu -1' "$work/$name.gen"; then
 		read -r pos aux queue tid < <(auxrec "$name" 0)
-		part=$(awk -v c="$cpu" '$1 == "aux" && $3 == c { print $5; exit }' "$work/$name.gen")
+		read -r part size < <(awk -v c="$cpu" '$1 == "aux" && $3 == c { print $5, $7; exit }' "$work/$name.gen")
 		partoff=$((part - aux))
-		msg="thread $tid" cpus=$cpu
+		msg="thread $tid" cpus=$cpu mode=thread
 	else
 		read -r pos aux queue tid < <(auxrec "$name" "$cpu")
-		part=$aux partoff=0 msg="CPU $cpu"
+		part=$aux partoff=0 msg="CPU $cpu" mode=cpu
+		size=$(awk -v c="$cpu" '$1 == "auxtrace" && $3 == c { print $7; exit }' "$work/$name.gen")
 		cpus=$(awk -v s="$(sink "$name" "$cpu")" '$1 == "cpu" && $4 == s { printf "%s ", $2 }' "$work/$name.gen")
 	fi
-	at=$((part + 0x50))
+	if [ -z "$pos" ] || [ -z "$part" ] || [ -z "$size" ]; then
+		fail "$name" "no AUXTRACE record or part of CPU $cpu in csgen's listing"
+		return
+	fi
+	# where: 0x50 into the trace, or its last frame (DAMAGE_AT=last)
+	local into=0x50
+	[ "${DAMAGE_AT:-}" = last ] && into=$((size - 16))
+	at=$((part + into))
 	msg="CS ETM: queue $queue ($msg): damaged trace at AUX offset $(printf %#x $at): decoding resumes at the next sync"
-	damage "$work/$bad.data" $((pos + 48 + partoff + 0x50)) "$kind"
+	damage "$work/$bad.data" $((pos + 48 + partoff + into)) "$kind"
 	"${RUNNER:-script_run}" "$perf" "$name" cpu,pid,ip,sym
+	rc=$?
+	if [ $rc -ne 0 ] || ! detail=$(attribution "$name" "$mode" 4 all:$ATOMS); then
+		fail "$name" "the undamaged file: exit $rc, ${detail:-}"
+		return
+	fi
 	"${RUNNER:-script_run}" "$perf" "$bad" cpu,pid,ip,sym
 	rc=$?
 	if detail=$(crash $rc "$work/$bad.err"); then
@@ -726,6 +744,9 @@ check_damage damage_fsync_per_thread fsync 1 prefix -c 4 -s 2 -t -g 4 -a $ATOMS
 check_damage damage_half_barrier_per_thread halfbarrier 2 prefix -c 4 -s 2 -t -g 4 -a $ATOMS
 check_damage damage_fsync_per_thread_timed fsync 1 prefix -c 4 -s 2 -t -g 4 -a $ATOMS -Y
 RUNNER=pipe_run check_damage damage_fsync_per_thread_pipe fsync 3 prefix -c 4 -s 2 -t -g 4 -a $ATOMS
+# in the last frame of the trace: the end-of-trace flush that follows
+DAMAGE_AT=last check_damage damage_fsync_last_frame_per_cpu fsync 1 prefix -c 4 -s 4 -a $ATOMS
+DAMAGE_AT=last check_damage damage_fsync_last_frame_per_thread fsync 2 prefix -c 4 -s 2 -t -g 4 -a $ATOMS
 # perf report of the damaged per-CPU file: exit 0, the other CPUs' symbols
 name=damage_fsync_per_cpu_report
 if ! listed $name; then
@@ -1283,7 +1304,7 @@ if [ -n "${ASAN_PERF:-}" ]; then
 		rc=$?
 		# the malformed inputs must fail, the others decode
 		case $name in
-		bad_*|mixed_*_per_thread|cut_*|per_thread_hwid_no_cpu|*_configs_differ|barrier_at_*|*_65cpus|*_2048|*_error_*) want_fail=1 ;;
+		bad_*|mixed_*_per_thread|cut_*|per_thread_hwid_no_cpu|*_configs_differ|*_65cpus|*_2048|*_error_*) want_fail=1 ;;
 		*) want_fail=0 ;;
 		esac
 		if detail=$(crash $rc "$work/$name.asan.err"); then
@@ -1292,6 +1313,36 @@ if [ -n "${ASAN_PERF:-}" ]; then
 			fail "asan_$name" "exited 0"
 		elif [ $want_fail = 0 ] && [ $rc -ne 0 ]; then
 			fail "asan_$name" "exit $rc: $(head -1 "$work/$name.asan.err")"
+		else
+			pass "asan_$name"
+		fi
+	done
+fi
+
+# damaged trace and the bounds at their edges under ASan+UBSan: whatever
+# the exit status (some decode, some are refused), no crash and no report
+if [ -n "${ASAN_PERF:-}" ]; then
+	for name in damage_fsync_per_cpu_damaged damage_half_barrier_per_cpu_damaged \
+		    damage_bad_packets_per_cpu_damaged damage_fsync_shared_sink_resync_damaged \
+		    damage_fsync_per_thread_damaged damage_half_barrier_per_thread_damaged \
+		    damage_fsync_per_thread_timed_damaged damage_fsync_last_frame_per_cpu_damaged \
+		    info_header_3_words info_header_1_byte_short header_version_3 num_cpu_1 \
+		    num_cpu_blocks_fit num_cpu_blocks_fit_plus_1 meta_block_3_words_end_record \
+		    meta_block_2_words meta_params_end_record meta_params_1_past_record \
+		    hwid_size_47 hwid_size_49 hwid_v0_0_bit_7 hwid_v0_0_bit_8 hwid_minor_2_bit_40 \
+		    hwid_sink_id_bit_31 trace_ids_0x01_to_0x6f aux_size_63 auxtrace_ends_data \
+		    auxtrace_1_byte_past_data auxtrace_1_byte_past_data_no_index \
+		    auxtrace_ends_data_no_index auxtrace_header_47; do
+		listed "asan_$name" && continue
+		if [ ! -e "$work/$name.data" ]; then
+			fail "asan_$name" "no file $name.data"
+			continue
+		fi
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+			timeout -s KILL "$TIMEOUT" "$ASAN_PERF" script -i "$work/$name.data" \
+			--itrace=b -F pid,ip,sym >"$work/$name.asan.out" 2>"$work/$name.asan.err"
+		if detail=$(crash $? "$work/$name.asan.err"); then
+			fail "asan_$name" "$detail"
 		else
 			pass "asan_$name"
 		fi
