@@ -200,11 +200,12 @@ void gen_per_cpu(void)
 		struct stream s[3];
 		struct buf trace = { 0 };
 		struct fmt f;
-		int other = sink_peer(c, -1);
-		int n = 0;
+		int other, n = 0;
 
+		/* An untraced CPU alone on its sink has no peer */
 		if (!traced(c))
 			continue;
+		other = sink_peer(c, -1);
 		memset(s, 0, sizeof(s));
 		s[n].id = trace_id(c);
 		etm_part(&s[n].data, c, 0, atoms / 2);
