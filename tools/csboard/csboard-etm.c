@@ -330,7 +330,7 @@ static ssize_t trctraceid_show(struct device *dev,
 	struct sim_etm *etm = dev_get_drvdata(dev->parent);
 	int id;
 
-	id = coresight_trace_id_sysfs_read(coresight_trace_id_default_map(),
+	id = coresight_trace_id_get_cpu_id(coresight_trace_id_default_map(),
 					   etm->cpu);
 	if (id < 0)
 		return id;
@@ -517,9 +517,9 @@ static int sim_etm_remove(struct platform_device *pdev)
 
 	etm_perf_symlink(etm->csdev, false);
 	coresight_unregister(etm->csdev);
-	/* Kept if the source is enabled: it may go on emitting the ID */
-	coresight_trace_id_sysfs_remove(coresight_trace_id_default_map(),
-					etm->cpu);
+	/* Given back when the source is disabled: it may be emitting the ID */
+	coresight_trace_id_sysfs_reset(coresight_trace_id_default_map(),
+				       etm->cpu);
 	return 0;
 }
 
