@@ -39,7 +39,7 @@ declare -A SHARE=(
 	[board]=810		# guest kernel, static arm64 perf, board16/64/128/64raw, beside coccicheck and fuzz: 802 s
 	# every patch, incremental from the objects of the steps above, in two
 	# streams (kernel, perf): 1021 s (one stream: 1402 s, of which 356 s
-	# patch 43's rebuild of what the board's config then lacked)
+	# the first kernel patch's rebuild of what the board's config then lacked)
 	[bisect]=1030
 	[kunit-debug]=490	# the KASAN/lockdep guest kernel (shared with board-debug) and the KUnit run on it: 483 s
 	[board-debug]=210	# board16 on that kernel, kmemleak scans: 206 s
