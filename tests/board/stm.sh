@@ -55,7 +55,7 @@ if wl=$(waitfor /tmp/stm-first.pid); then
 		fact "first_enable 1"
 	fi
 	echo 0 >$cs/simsink2/enable_sink || fact "error disable_sink"
-	fact "first_refused $(dmesg | grep -c 'simstm0: Trace ID .* is in use by a perf session on a sink this source.s trace reaches')"
+	fact "first_refused $(dmesg | grep -c 'simstm0: Trace ID .* is in use by a perf session on simsink1')"
 	kill "$wl"
 else
 	fact "error the first perf session did not start: $(tail -n 2 "$out/stm-first.log" | tr '\n' ' ')"
