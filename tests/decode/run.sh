@@ -828,8 +828,8 @@ RUNNER=pipe_run check_decode pipe_hwid_after_first_exit thread 64 "$counts" \
 # record of their own tid over the parent's buffer and exit; no record
 # matches the buffer, which decodes whole (the time: bench.sh)
 RUNNER=pipe_run check_decode pipe_inherit_1000_children thread 4 all:1000 -c 4 -s 1 -t -a 4 -Q 1000
-# The same file read as a file: its AUX records describe none of its
-# buffers, so every buffer decodes whole, as with 6.1's perf
+# The same file read as a file: no AUX record describes its buffer, which
+# decodes whole
 check_decode inherit_1000_children thread 4 all:1000 -c 4 -s 1 -t -a 4 -Q 1000
 # The AUX record of CPU 1's first part is at offset 2^64 - 8, whose sum with
 # its size wraps: it describes no part of the buffer, which is split into
@@ -962,9 +962,8 @@ check_error bad_index_offset 'CS ETM: the AUXTRACE index points to file offset 0
 check_error bad_aux_record_size 'CS ETM: AUX record of size 32 is too short for its sample ID' -c 4 -s 1 -B shortaux
 # found by fuzzing: an AUX record whose offset plus size wraps matched the
 # buffer and gave it a data pointer out of the file (UBSan). It matches no
-# buffer: perf says so and decodes the other CPUs' buffers, but not CPU 1's,
-# which no record describes while the others' are (as 6.1): perf report -D
-# dumps the three buffers whose one record each describes them whole
+# buffer: perf says so and decodes every buffer, CPU 1's whole, as no record
+# describes it (6.1 dropped it): perf report -D dumps the four buffers
 name=aux_offset_wraps
 if listed $name; then
 	:
@@ -978,8 +977,8 @@ elif gen $name -c 4 -s 1 -a 20 -B auxwrap; then
 	elif ! grep -Fxq "$msg" "$work/$name.err"; then
 		fail $name "exit $rc, no line '$msg': $(head -1 "$work/$name.err")"
 	elif "$perf" report -D -i "$work/$name.data" >"$work/$name.dump" 2>&1;
-	     [ "$(grep -c ' Trace data: size 0x' "$work/$name.dump")" != 3 ]; then
-		fail $name "perf report -D dumps $(grep -c ' Trace data: size 0x' "$work/$name.dump") buffers, expected 3: CPU 1's, which no record describes, is dumped too or another one is not"
+	     [ "$(grep -c ' Trace data: size 0x' "$work/$name.dump")" != 4 ]; then
+		fail $name "perf report -D dumps $(grep -c ' Trace data: size 0x' "$work/$name.dump") buffers, expected 4, CPU 1's, which no record describes, among them"
 	else
 		pass $name
 	fi
