@@ -542,6 +542,10 @@ done
 # ---- per-thread ----
 # 8 segments over 4 CPUs: each CPU runs 2 segments of ATOMS branches
 check_decode per_thread_two_sinks thread 4 all:$((2 * ATOMS)) -c 4 -s 2 -t -g 8 -a $ATOMS
+# The same without an AUXTRACE index (csgen -x: perf record stopped before
+# writing it): the buffers, queued as they come, are split at their AUX
+# records when the decode starts, as a pipe's
+check_decode per_thread_two_sinks_no_index thread 4 all:$((2 * ATOMS)) -c 4 -s 2 -t -g 8 -a $ATOMS -x
 check_decode per_thread_one_sink thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS
 # The thread runs on CPUs of sinks whose maps differ and share IDs: CPU 63
 # has 0x10 on sink 1 like CPU 0 on sink 0, and 0x12 (CPU 1) has no CPU on
