@@ -542,15 +542,17 @@ done
 # ---- per-thread ----
 # 8 segments over 4 CPUs: each CPU runs 2 segments of ATOMS branches
 check_decode per_thread_two_sinks thread 4 all:$((2 * ATOMS)) -c 4 -s 2 -t -g 8 -a $ATOMS
-# The same without an AUXTRACE index (csgen -x: perf record stopped before
-# writing it): the buffers, queued as they come, are split at their AUX
-# records when the decode starts, as a pipe's
-check_decode per_thread_two_sinks_no_index thread 4 all:$((2 * ATOMS)) -c 4 -s 2 -t -g 8 -a $ATOMS -x
 check_decode per_thread_one_sink thread 4 all:$((2 * ATOMS)) -c 4 -s 1 -t -g 8 -a $ATOMS
 # The thread runs on CPUs of sinks whose maps differ and share IDs: CPU 63
 # has 0x10 on sink 1 like CPU 0 on sink 0, and 0x12 (CPU 1) has no CPU on
 # sink 1
 check_decode per_thread_overlapping_ids thread 64 all:40 -c 64 -s 2 -t -a 20
+# The same without an AUXTRACE index (csgen -x: perf record stopped before
+# writing it): the buffers, queued as they come, are split at their AUX
+# records when the decode starts, as a pipe's, so that each part has the
+# CPU that tells its sink; unformatted, its metadata
+check_decode per_thread_overlapping_ids_no_index thread 64 all:40 -c 64 -s 2 -t -a 20 -x
+check_decode unformatted_per_thread_no_index thread 4 all:$((2 * ATOMS)) -c 4 -s 4 -t -g 8 -a $ATOMS -U -x
 check_decode per_thread_uneven_sinks thread 100 all:20 -c 100 -s 3 -t -a 10
 # A workload that moves itself between the sinks of a 64-CPU board, as
 # csboard's hop does: exec'd on CPU 14 (sink 0) or 35 (sink 1), then CPUs 0
